@@ -1,0 +1,28 @@
+# One image for the race server and the Discord bot; docker-compose.yml picks the command
+# (`solitaire serve`, `solitaire bot`) and the environment.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first, so a code change does not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir engine server bot \
+    && touch engine/__init__.py server/__init__.py bot/__init__.py \
+    && pip install . \
+    && pip uninstall --yes solitaire-arena
+
+COPY engine engine
+COPY server server
+COPY bot bot
+COPY sql sql
+# Editable, so the migration runner finds sql/ next to the server package, as in a checkout.
+RUN pip install --no-deps --editable . \
+    && useradd --system --no-create-home solitaire
+
+USER solitaire
+CMD ["solitaire", "--help"]

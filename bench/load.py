@@ -1,0 +1,456 @@
+"""Load benchmark of the race server: simulated players in races of 8 over loopback.
+
+Runs a real server subprocess (``python -m server``) on a throwaway PostgreSQL
+database and drives it from this process:
+
+1. Steady load: ``--players`` players in races of 8, each making ``--rate`` moves a
+   second (Klondike, a random legal move from the last view, each with a move id).
+   Prints acknowledged moves per second, acknowledgement latency p50/p99/max, the
+   server's CPU use (also per acknowledged move), how long it waited for a core (the
+   machine's run queue, from /proc/<pid>/schedstat) and its memory per connection.
+2. Saturation: ``--saturation-players`` players moving as fast as their moves are
+   acknowledged, for our moves per second at saturation.
+3. Echo: a bare websockets echo server, driven the same way, for its round trips per
+   second; the ratio of (2) to (3) is printed.
+
+Usage: ``.venv/bin/python bench/load.py --players 1000 --rate 2 --duration 20``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from server.database import LOCAL_SERVER_URL, locate_postgres, temporary_database  # noqa: E402
+
+RACE_SIZE = 8
+Driver = Callable[["Tally", asyncio.Event], Coroutine[Any, Any, None]]
+ECHO_SERVER = """
+import asyncio, sys
+from websockets.asyncio.server import serve
+async def echo(ws):
+    async for message in ws:
+        await ws.send(message)
+async def main():
+    async with serve(echo, "127.0.0.1", int(sys.argv[1]), max_queue=None, compression=None):
+        await asyncio.Future()
+try:
+    import uvloop  # the same event loop as the race server, for a fair ratio
+except ImportError:
+    asyncio.run(main())
+else:
+    uvloop.run(main())
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ProcessStats:
+    """CPU seconds and resident memory of a process, from /proc."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / self.ticks
+
+    def waiting_seconds(self) -> float:
+        """Seconds the process was ready to run but waited for a core (run queue)."""
+        try:
+            return int(Path(f"/proc/{self.pid}/schedstat").read_text().split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):  # no schedstats in this kernel
+            return 0.0
+
+    def rss_bytes(self) -> int:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+
+@dataclass
+class Tally:
+    """What the players measured while ``recording`` is on."""
+
+    recording: bool = False
+    latencies: list[float] = field(default_factory=list)
+    acks: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    generator_cpu: float = 0.0
+    server_waiting: float = 0.0
+    postgres_cpu: float = 0.0
+
+
+class ViewBody(msgspec.Struct):
+    legal_moves: dict[str, list[str]] = {}
+    outcome: str | None = None
+
+
+class Reply(msgspec.Struct):
+    """The few fields of a reply the players look at (msgspec skips the rest fast)."""
+
+    type: str
+    id: int | None = None
+    code: str | None = None
+    view: ViewBody | None = None
+    race: Any = None
+
+
+_reply = msgspec.json.Decoder(Reply)
+_encode = msgspec.json.Encoder().encode
+
+
+class Player:
+    """One simulated player: a connection, a game, and the last legal moves."""
+
+    def __init__(self, websocket: ClientConnection, rng: random.Random) -> None:
+        self.websocket = websocket
+        self.rng = rng
+        self.next_id = 0
+        self.game = 0
+        self.legal: list[str] = ["d"]
+
+    async def request(self, kind: str, **fields: object) -> Reply:
+        self.next_id += 1
+        request_id = self.next_id
+        request = {"type": kind, "id": request_id, **fields}
+        await self.websocket.send(_encode(request), text=True)
+        while True:
+            frame = await self.websocket.recv()
+            if isinstance(frame, str) and frame.startswith('{"type":"event"'):
+                continue  # race progress of the others: received, not decoded
+            reply = _reply.decode(frame)
+            if reply.id == request_id:
+                return reply
+
+    async def move(self, tally: Tally) -> bool:
+        """One move; False when this player's game is over."""
+        text = self.rng.choice(self.legal)
+        started = time.perf_counter()
+        reply = await self.request(
+            "move", game=self.game, text=text, move_id=f"{self.next_id}-{text}"
+        )
+        elapsed = time.perf_counter() - started
+        if reply.type == "error" or reply.view is None:
+            code = str(reply.code)
+            if tally.recording:
+                tally.errors[code] = tally.errors.get(code, 0) + 1
+            return code not in ("game_over", "wrong_state")
+        if tally.recording:
+            tally.latencies.append(elapsed)
+            tally.acks += 1
+        self.legal = [m for moves in reply.view.legal_moves.values() for m in moves] or ["d"]
+        return reply.view.outcome is None
+
+
+async def seat_players(url: str, count: int, seed: int) -> list[Player]:
+    """Connect ``count`` players and put them in started races of 8."""
+    gate = asyncio.Semaphore(50)
+    rng = random.Random(seed)
+
+    async def one(index: int) -> Player:
+        async with gate:
+            websocket = await connect(url, max_queue=None, ping_interval=None)
+            player = Player(websocket, random.Random(rng.random()))
+            await player.request("hello", name=f"p{index}")
+            return player
+
+    players = await asyncio.gather(*(one(i) for i in range(count)))
+    for start in range(0, count, RACE_SIZE):
+        group = players[start : start + RACE_SIZE]
+        created = await group[0].request(
+            "create_race", variant="klondike", max_players=RACE_SIZE, countdown_s=0
+        )
+        race = created.race
+        assert isinstance(race, dict), created
+        group[0].game = int(race["your_game"])
+        for player in group[1:]:
+            joined = await player.request("join_race", race=race["race"])
+            assert isinstance(joined.race, dict), joined
+            player.game = int(joined.race["your_game"])
+        await group[0].request("start_race", race=race["race"])
+    return players
+
+
+async def paced(player: Player, rate: float, tally: Tally, stop: asyncio.Event) -> None:
+    """Move ``rate`` times a second (random phase), until stopped or the game is over."""
+    interval = 1.0 / rate
+    due = time.perf_counter() + player.rng.random() * interval
+    while not stop.is_set():
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        due += interval
+        if not await player.move(tally):
+            return
+
+
+async def flat_out(player: Player, tally: Tally, stop: asyncio.Event) -> None:
+    """Move again as soon as the last move is acknowledged."""
+    while not stop.is_set():
+        if not await player.move(tally):
+            return
+
+
+async def measure(
+    drivers: list[Driver],
+    warmup: float,
+    duration: float,
+    server: ProcessStats | None,
+) -> tuple[Tally, float, float]:
+    """Run the drivers; record for ``duration`` after ``warmup``; return tally, s, cpu s."""
+    tally = Tally()
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(drive(tally, stop)) for drive in drivers]
+    await asyncio.sleep(warmup)
+    cpu_before = server.cpu_seconds() if server else 0.0
+    waiting_before = server.waiting_seconds() if server else 0.0
+    own_before = time.process_time()
+    postgres_before = postgres_cpu_seconds()
+    tally.recording = True
+    started = time.perf_counter()
+    await asyncio.sleep(duration)
+    tally.recording = False
+    elapsed = time.perf_counter() - started
+    cpu = (server.cpu_seconds() - cpu_before) if server else 0.0
+    tally.server_waiting = (server.waiting_seconds() - waiting_before) if server else 0.0
+    tally.generator_cpu = time.process_time() - own_before
+    tally.postgres_cpu = postgres_cpu_seconds() - postgres_before
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return tally, elapsed, cpu
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU seconds of every PostgreSQL process on this machine (all databases)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        if name.startswith("postgres"):
+            fields = text.rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def commit_figures(port: int) -> str:
+    """Mean group commit time and writes per commit, from the server's /metrics."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        metrics = dict(
+            line.rsplit(" ", 1)
+            for line in answer.read().decode().splitlines()
+            if line and not line.startswith("#")
+        )
+    count = float(metrics["solitaire_commit_seconds_count"]) or 1.0
+    mean_ms = float(metrics["solitaire_commit_seconds_sum"]) / count * 1000
+    writes = float(metrics["solitaire_commit_writes_total"]) / count
+    return f"{mean_ms:.1f} ms per group commit, {writes:.1f} writes per commit (whole run)"
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def report(title: str, tally: Tally, elapsed: float, cpu: float) -> float:
+    rate = tally.acks / elapsed
+    print(f"{title}")
+    print(f"  acknowledged moves/s : {rate:,.0f}  ({tally.acks} in {elapsed:.1f} s)")
+    if tally.latencies:
+        print(
+            f"  ack latency ms      : p50 {percentile(tally.latencies, 0.5) * 1000:.1f}"
+            f"  p99 {percentile(tally.latencies, 0.99) * 1000:.1f}"
+            f"  max {max(tally.latencies) * 1000:.1f}"
+            f"  mean {statistics.fmean(tally.latencies) * 1000:.1f}"
+        )
+    print(f"  server CPU          : {cpu / elapsed * 100:.0f}% of one core")
+    if tally.acks:
+        print(f"  server CPU per ack  : {cpu / tally.acks * 1e6:.0f} µs")
+    print(
+        f"  server run queue    : ready but waiting for a core "
+        f"{tally.server_waiting / elapsed * 100:.0f}% of the time"
+    )
+    print(f"  load generator CPU  : {tally.generator_cpu / elapsed * 100:.0f}% of one core")
+    print(f"  PostgreSQL CPU      : {tally.postgres_cpu / elapsed * 100:.0f}% of one core")
+    print(f"  machine load avg    : {os.getloadavg()[0]:.1f} (1 min; 2 cores)")
+    if tally.errors:
+        print(f"  errors              : {tally.errors}")
+    return rate
+
+
+async def run_server_load(args: argparse.Namespace, database_url: str) -> float:
+    port = free_port()
+    env = {
+        **os.environ,
+        "SOLITAIRE_DATABASE_URL": database_url,
+        "SOLITAIRE_RATE_PER_SECOND": "10000",
+        "SOLITAIRE_RATE_BURST": "10000",
+        "SOLITAIRE_LOG_JSON": "1",
+        "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",  # no deal solver competing for the CPU
+    }
+    log = Path(tempfile.gettempdir()) / f"solitaire-bench-{port}.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "server", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=sink,
+            stderr=sink,
+        )
+    try:
+        url = f"ws://127.0.0.1:{port}/"
+        await wait_for_port(port)
+        stats = ProcessStats(process.pid)
+        idle_rss = stats.rss_bytes()
+        players = await seat_players(url, args.players, args.seed)
+        connected_rss = stats.rss_bytes()
+        drivers: list[Driver] = [partial(paced, p, args.rate) for p in players]
+        tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+        report(
+            f"steady load: {args.players} players in races of {RACE_SIZE}, "
+            f"{args.rate} moves/s each",
+            tally,
+            elapsed,
+            cpu,
+        )
+        per_connection = (stats.rss_bytes() - idle_rss) / max(1, args.players)
+        print(
+            f"  server memory       : {stats.rss_bytes() / 2**20:.0f} MiB RSS, "
+            f"{(connected_rss - idle_rss) / max(1, args.players) / 1024:.0f} KiB per connection "
+            f"seated, {per_connection / 1024:.0f} KiB after playing"
+        )
+        for player in players:
+            await player.websocket.close()
+
+        players = await seat_players(url, args.saturation_players, args.seed + 1)
+        drivers = [partial(flat_out, p) for p in players]
+        tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+        saturated = report(
+            f"saturation: {args.saturation_players} players moving as fast as acknowledged",
+            tally,
+            elapsed,
+            cpu,
+        )
+        print(f"  commits             : {commit_figures(port)}")
+        for player in players:
+            await player.websocket.close()
+        return saturated
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+async def run_echo(args: argparse.Namespace) -> float:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, str(port)])
+    try:
+        await wait_for_port(port)
+        stats = ProcessStats(process.pid)
+        sockets = [
+            await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
+            for _ in range(args.saturation_players)
+        ]
+        payload = json.dumps({"type": "move", "id": 1, "game": 1, "text": "7>3", "move_id": "x"})
+
+        async def echo(websocket: ClientConnection, tally: Tally, stop: asyncio.Event) -> None:
+            while not stop.is_set():
+                started = time.perf_counter()
+                await websocket.send(payload)
+                await websocket.recv()
+                if tally.recording:
+                    tally.acks += 1
+                    tally.latencies.append(time.perf_counter() - started)
+
+        drivers: list[Driver] = [partial(echo, w) for w in sockets]
+        tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+        rate = report(
+            f"echo: bare websockets echo server, {args.saturation_players} clients",
+            tally,
+            elapsed,
+            cpu,
+        )
+        for websocket in sockets:
+            await websocket.close()
+        return rate
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+async def wait_for_port(port: int) -> None:
+    for _ in range(600):
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        await writer.wait_closed()
+        return
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=2.0, help="moves per second per player")
+    parser.add_argument("--saturation-players", type=int, default=256)
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", help="PostgreSQL server (default: 127.0.0.1:5432)")
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
+    location = await locate_postgres(
+        args.database_url, LOCAL_SERVER_URL, Path(tempfile.mkdtemp()) / "pg"
+    )
+    try:
+        async with temporary_database(location.admin_url, prefix="solitaire_bench") as url:
+            saturated = await run_server_load(args, url)
+        echo = await run_echo(args)
+        print(f"saturation ratio (our moves/s ÷ echo round trips/s): {saturated / echo:.2f}")
+    finally:
+        if location.embedded is not None:
+            location.embedded.stop()
+
+
+if __name__ == "__main__":
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main())
+    else:
+        uvloop.run(main())

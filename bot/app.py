@@ -1,0 +1,201 @@
+"""``solitaire bot``: start the Discord bot from its three settings.
+
+Resources are opened in ``run`` and handed to the bot (discord.py's
+advanced_startup example): the server client connects first, so a wrong service
+token or an unreachable server is reported before logging in to Discord. Every
+wrong or missing setting ends with one clear line and exit status 2 (settings) or
+1 (a service refused or unreachable), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot.client import ArenaClient, FatalClientError
+from bot.cog import GermanTranslator, SolitaireCog
+from bot.desk import RaceDesk
+from bot.table import Table
+from bot.views import BoardButton, BoardSelect, RaceButton
+
+log = logging.getLogger("bot")
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """What the bot needs to run."""
+
+    discord_token: str
+    server_url: str
+    service_token: str
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> BotSettings:
+        """Read DISCORD_TOKEN, SOLITAIRE_SERVER_URL and SOLITAIRE_SERVICE_TOKEN.
+
+        Raises:
+            SettingsError: one is missing or the URL is not a ws:// or wss:// URL.
+        """
+        env = os.environ if environ is None else environ
+        missing = [
+            name
+            for name in ("DISCORD_TOKEN", "SOLITAIRE_SERVER_URL", "SOLITAIRE_SERVICE_TOKEN")
+            if not env.get(name, "").strip()
+        ]
+        if missing:
+            raise SettingsError(
+                f"missing setting{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
+                "set them in the environment (see docs/discord.md)"
+            )
+        url = env["SOLITAIRE_SERVER_URL"].strip()
+        if not url.startswith(("ws://", "wss://")):
+            raise SettingsError(
+                f"SOLITAIRE_SERVER_URL must be a ws:// or wss:// URL, got {url!r} "
+                "(for example ws://server:8765/)"
+            )
+        return cls(env["DISCORD_TOKEN"].strip(), url, env["SOLITAIRE_SERVICE_TOKEN"].strip())
+
+
+class SolitaireBot(commands.Bot):
+    """The bot: one server client, one race desk, the /solitaire commands."""
+
+    def __init__(self, client: ArenaClient, desk: RaceDesk) -> None:
+        intents = discord.Intents.default()  # guilds and DMs; no privileged intent
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents)
+        self.arena = client
+        self.desk = desk
+        self.table = Table(client, desk)
+        self._desk_task: asyncio.Task[None] | None = None
+        self._reattached = False
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(GermanTranslator())
+        await self.add_cog(SolitaireCog(self.table))
+        self.add_dynamic_items(BoardButton, BoardSelect, RaceButton)
+        self._desk_task = asyncio.create_task(self.desk.run(), name="race-desk")
+        self._desk_task.add_done_callback(_report_crash)
+        await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        """Once the guilds are known: edit again the messages of races opened before a
+        restart (on_ready comes again after each Discord reconnect; once is enough)."""
+        if self._reattached:
+            return
+        self._reattached = True
+        try:
+            count = await self.table.reattach_races([g.id for g in self.guilds], self.get_channel)
+        except Exception:
+            log.exception("could not re-attach open races")
+        else:
+            log.info("re-attached %d open race message(s)", count)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Plain text in a DM with the bot is a move."""
+        if message.guild is not None or message.author.bot or not message.content.strip():
+            return
+        try:
+            await self.table.dm_move(message)
+        except Exception:
+            log.exception("DM move failed")
+
+    async def close(self) -> None:
+        if self._desk_task is not None:
+            self._desk_task.cancel()
+        await super().close()
+
+
+def _report_crash(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s crashed", task.get_name(), exc_info=task.exception())
+
+
+async def _until_stopped(bot: SolitaireBot, token: str) -> None:
+    """Run the bot until it stops by itself or SIGTERM/SIGINT asks it to (docker stop)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    running = asyncio.create_task(bot.start(token), name="discord")
+    stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stopping.done():
+            log.info("stopping on signal")
+            await bot.close()
+        await running  # re-raises a login or connection failure
+    finally:
+        stopping.cancel()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+
+
+async def run(settings: BotSettings, connect_timeout: float = 30.0) -> int:
+    """Connect to the server, then to Discord; run until stopped. Returns the exit status."""
+    desk = RaceDesk()
+    client = ArenaClient(
+        settings.server_url, settings.service_token, on_event=desk.on_event, on_race=desk.on_race
+    )
+    try:
+        await client.start(timeout=connect_timeout)
+    except FatalClientError as err:
+        print(f"solitaire bot: the server refused the bot: {err}", file=sys.stderr)
+        await client.close()
+        return 1
+    except TimeoutError:
+        print(
+            f"solitaire bot: cannot reach the server at {settings.server_url} "
+            f"within {connect_timeout:.0f}s; is it running?",
+            file=sys.stderr,
+        )
+        await client.close()
+        return 1
+    bot = SolitaireBot(client, desk)
+    try:
+        async with bot:
+            await _until_stopped(bot, settings.discord_token)
+    except discord.LoginFailure:
+        print(
+            "solitaire bot: Discord refused DISCORD_TOKEN; copy the bot token from the "
+            "Developer Portal again (docs/discord.md)",
+            file=sys.stderr,
+        )
+        return 1
+    except discord.PrivilegedIntentsRequired as err:
+        print(f"solitaire bot: {err}", file=sys.stderr)
+        return 1
+    except (OSError, aiohttp.ClientError, discord.HTTPException, discord.GatewayNotFound) as err:
+        print(f"solitaire bot: cannot reach Discord: {err}", file=sys.stderr)
+        return 1
+    finally:
+        await client.close()
+    return 0
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    """The ``solitaire bot`` subcommand."""
+    try:
+        settings = BotSettings.from_environment()
+    except SettingsError as err:
+        print(f"solitaire bot: {err}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    with contextlib.suppress(KeyboardInterrupt):
+        return asyncio.run(run(settings))
+    return 0

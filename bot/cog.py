@@ -1,0 +1,221 @@
+"""The ``/solitaire`` command group: each command checks its input and hands off.
+
+Commands translate between Discord and the server through the ``Table``; no rule
+lives here. Names, descriptions and choices are English in the code and German
+through ``GermanTranslator`` for users whose Discord speaks German.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import COMMANDS_DE, locale_of, text
+from bot.table import Table
+
+Choice = app_commands.Choice
+
+VARIANT_CHOICES = [
+    Choice(name="Klondike (draw 1)", value="klondike"),
+    Choice(name="Klondike (draw 3)", value="klondike-3"),
+    Choice(name="Spider (1 suit)", value="spider-1"),
+    Choice(name="Spider (2 suits)", value="spider-2"),
+    Choice(name="Spider (4 suits)", value="spider-4"),
+    Choice(name="Yukon", value="yukon"),
+    Choice(name="Russian Solitaire", value="russian"),
+    Choice(name="Alaska", value="alaska"),
+]
+DAILY_CHOICES = VARIANT_CHOICES[:6]
+START_CHOICES = [
+    Choice(name="Creator starts", value="manual"),
+    Choice(name="Countdown", value="countdown"),
+    Choice(name="Open start (join any time)", value="now"),
+]
+PASSES_CHOICES = [
+    Choice(name="Unlimited passes", value=0),
+    Choice(name="1 pass", value=1),
+    Choice(name="3 passes", value=3),
+]
+LAYOUT_CHOICES = [
+    Choice(name="Seed layout (5 per column)", value="seed"),
+    Choice(name="Digital layout (6/5)", value="digital"),
+]
+PERIOD_CHOICES = [Choice(name="Today", value="daily"), Choice(name="All time", value="all_time")]
+SCOPE_CHOICES = [
+    Choice(name="Everyone", value="global"),
+    Choice(name="This server", value="server"),
+]
+
+
+def game_options(variant: str, passes: int | None, layout: str | None) -> dict[str, Any]:
+    """The options chosen, passed only to the variants that name them (the server checks)."""
+    options: dict[str, Any] = {}
+    if passes is not None and variant.startswith("klondike"):
+        options["passes"] = passes
+    if layout is not None and variant.startswith("spider"):
+        options["layout"] = layout
+    return options
+
+
+class GermanTranslator(app_commands.Translator):
+    """German names and descriptions for the command group (others stay English)."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.german:
+            return None
+        return COMMANDS_DE.get(string.message)
+
+
+class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description="Play solitaire"):
+    """Every ``/solitaire`` command."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        super().__init__()
+
+    @app_commands.command(name="race", description="Open a race in this channel")
+    @app_commands.describe(
+        variant="The game everyone plays",
+        start="How the race starts",
+        time_limit="Time limit in minutes (none: until everyone is done)",
+        countdown="Countdown in seconds before the start",
+        undo="Allow undo",
+        hints="Allow hints",
+        passes="Klondike: passes through the stock",
+        layout="Spider: how the deal is laid out",
+        max_players="Most players",
+        deal="A deal code to race on (default: a secret new deal)",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, start=START_CHOICES, layout=LAYOUT_CHOICES)
+    @app_commands.choices(passes=PASSES_CHOICES)
+    async def race(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: Choice[str],
+        start: Choice[str] | None = None,
+        time_limit: app_commands.Range[int, 1, 240] | None = None,
+        countdown: app_commands.Range[int, 0, 120] = 10,
+        undo: bool = True,
+        hints: bool = False,
+        passes: Choice[int] | None = None,
+        layout: Choice[str] | None = None,
+        max_players: app_commands.Range[int, 1, 25] = 8,
+        deal: str | None = None,
+    ) -> None:
+        settings: dict[str, Any] = {
+            "variant": variant.value,
+            "options": game_options(
+                variant.value, passes.value if passes else None, layout.value if layout else None
+            ),
+            "start": start.value if start else "manual",
+            "countdown_s": countdown,
+            "allow_undo": undo,
+            "allow_hints": hints,
+            "max_players": max_players,
+        }
+        if time_limit is not None:
+            settings["time_limit_s"] = time_limit * 60
+        await self.table.guarded(interaction, self.table.create_race(interaction, deal, **settings))
+
+    @app_commands.command(name="daily", description="Play today's deal")
+    @app_commands.describe(variant="The game of the day")
+    @app_commands.choices(variant=DAILY_CHOICES)
+    async def daily(self, interaction: discord.Interaction[Any], variant: Choice[str]) -> None:
+        await self.table.guarded(interaction, self.table.daily(interaction, variant.value))
+
+    @app_commands.command(name="play", description="Practise a game on your own")
+    @app_commands.describe(
+        variant="The game to play",
+        deal="A deal code to replay (default: a new deal)",
+        passes="Klondike: passes through the stock",
+        layout="Spider: how the deal is laid out",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, layout=LAYOUT_CHOICES)
+    @app_commands.choices(passes=PASSES_CHOICES)
+    async def play(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: Choice[str],
+        deal: str | None = None,
+        passes: Choice[int] | None = None,
+        layout: Choice[str] | None = None,
+    ) -> None:
+        options = game_options(
+            variant.value, passes.value if passes else None, layout.value if layout else None
+        )
+        await self.table.guarded(
+            interaction, self.table.practice(interaction, variant.value, deal, options)
+        )
+
+    @app_commands.command(name="board", description="Show my board again")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.guarded(interaction, self.table.board_command(interaction))
+
+    @app_commands.command(name="move", description="Type a move, like 7 3 or w f")
+    @app_commands.describe(move="The move (the list shows your legal moves)")
+    async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
+        await self.table.guarded(interaction, self.table.typed_move(interaction, move))
+
+    @move.autocomplete("move")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[Choice[str]]:
+        moves = await self.table.move_choices(interaction, current)
+        return [Choice(name=m, value=m) for m in moves]
+
+    @app_commands.command(name="undo", description="Take back my last move")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.guarded(interaction, self.table.game_command(interaction, "undo"))
+
+    @app_commands.command(name="hint", description="Suggest a useful move")
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.guarded(interaction, self.table.game_command(interaction, "hint"))
+
+    @app_commands.command(name="resign", description="Give up my current game")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.guarded(interaction, self.table.game_command(interaction, "resign"))
+
+    @app_commands.command(name="leaderboard", description="Show a leaderboard")
+    @app_commands.describe(
+        variant="The game",
+        period="Today's deal or all time",
+        scope="Everyone or this server",
+        around_me="Show the players around me",
+    )
+    @app_commands.choices(variant=DAILY_CHOICES, period=PERIOD_CHOICES, scope=SCOPE_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: Choice[str],
+        period: Choice[str] | None = None,
+        scope: Choice[str] | None = None,
+        around_me: bool = False,
+    ) -> None:
+        await self.table.guarded(
+            interaction,
+            self.table.leaderboard(
+                interaction,
+                variant.value,
+                period.value if period else "daily",
+                scope.value if scope else "global",
+                around_me,
+            ),
+        )
+
+    @app_commands.command(name="stats", description="Show my statistics")
+    async def stats(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.guarded(interaction, self.table.stats(interaction))
+
+    @app_commands.command(name="help", description="How to read a board and type moves")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            text(locale_of(interaction.locale), "help"), ephemeral=True
+        )

@@ -1,0 +1,120 @@
+"""The race desk: keeps each race's channel message in step with the race.
+
+Events from the server client land in ``on_event``/``on_race``; they update the
+race's ``RaceState`` at once and mark its message dirty. One background task
+edits dirty messages through the ``EditCoalescer``, so however fast a race moves
+its message is edited at most once per interval, always with the latest state.
+A failed edit (message deleted, permissions gone) is logged and never stops the
+desk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from bot.coalesce import EditCoalescer
+from bot.races import RaceState, render_race
+from bot.views import race_view
+
+log = logging.getLogger(__name__)
+
+
+class RaceMessage(Protocol):
+    """A channel message the bot can edit (``discord.PartialMessage`` in production)."""
+
+    async def edit(self, *, content: str, view: Any) -> Any: ...
+
+
+@dataclass
+class DeskEntry:
+    """One race the desk follows: its state, its message and the message's language."""
+
+    state: RaceState
+    locale: str = "en"
+    message: RaceMessage | None = None
+
+
+class RaceDesk:
+    """Every race message this bot keeps up to date."""
+
+    def __init__(self, interval: float = 2.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.races: dict[int, DeskEntry] = {}
+        self.coalescer: EditCoalescer[int] = EditCoalescer(interval)
+        self.clock = clock
+        self.edits = 0  # message edits made, for operators and tests
+        self._wake = asyncio.Event()
+
+    # ------------------------------------------------------------ input
+
+    def on_race(self, info: dict[str, Any]) -> None:
+        """A race's full state arrived (a reply, or a resync after a reconnect)."""
+        entry = self.races.get(info["race"])
+        if entry is None:
+            self.races[info["race"]] = DeskEntry(RaceState.from_info(info))
+        elif info["seq"] >= entry.state.seq:
+            entry.state = RaceState.from_info(info)
+        else:
+            return
+        self._mark(info["race"])
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """A race event arrived; races the desk does not follow are ignored."""
+        entry = self.races.get(event["race"])
+        if entry is not None and entry.state.apply(event):
+            self._mark(event["race"])
+
+    def attach(self, race: int, message: RaceMessage, locale: str) -> None:
+        """Show ``race`` in ``message`` from now on (its state must be known)."""
+        entry = self.races[race]
+        entry.message, entry.locale = message, locale
+        self._mark(race)
+
+    def state(self, race: int) -> RaceState | None:
+        """What the desk knows about ``race``."""
+        entry = self.races.get(race)
+        return entry.state if entry else None
+
+    def _mark(self, race: int) -> None:
+        self.coalescer.mark(race)
+        self._wake.set()
+
+    # ------------------------------------------------------------ output
+
+    async def run(self) -> None:
+        """Edit dirty messages, each no more often than the interval allows; forever."""
+        while True:
+            now = self.clock()
+            for race in self.coalescer.due(now):
+                await self._edit(race)
+            wait = self.coalescer.next_due(self.clock())
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+
+    async def _edit(self, race: int) -> None:
+        entry = self.races.get(race)
+        if entry is None:
+            return
+        if entry.message is None:
+            if entry.state.state == "finished":
+                del self.races[race]
+            return
+        state = entry.state
+        content = render_race(state, entry.locale)
+        view = race_view(race, state.state, entry.locale, state.start_mode)
+        try:
+            await entry.message.edit(content=content, view=view)
+            self.edits += 1
+        except discord.HTTPException as err:
+            log.warning("cannot edit the message of race %s: %s", race, err)
+        if state.state == "finished":
+            self.coalescer.forget(race)
+            del self.races[race]

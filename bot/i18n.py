@@ -1,0 +1,380 @@
+"""Every word the bot says, in English and German, chosen by the user's Discord locale.
+
+``text(locale, key, **fields)`` gives a reply; ``error_text(locale, code, message)``
+gives the short message for a server error code (server/errors.py lists them). A
+locale is "de" for any German Discord locale and "en" for everything else.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+
+def locale_of(discord_locale: object) -> str:
+    """Return "de" for de, de-AT, … (Discord's ``Locale`` or a string), else "en"."""
+    value = getattr(discord_locale, "value", discord_locale)
+    return "de" if str(value or "").lower().startswith("de") else "en"
+
+
+VARIANT_NAMES: Final[dict[str, tuple[str, str]]] = {
+    "klondike": ("Klondike · draw 1", "Klondike · 1 Karte ziehen"),
+    "klondike-3": ("Klondike · draw 3", "Klondike · 3 Karten ziehen"),
+    "spider-1": ("Spider · 1 suit", "Spider · 1 Farbe"),
+    "spider-2": ("Spider · 2 suits", "Spider · 2 Farben"),
+    "spider-4": ("Spider · 4 suits", "Spider · 4 Farben"),
+    "yukon": ("Yukon", "Yukon"),
+    "russian": ("Russian Solitaire", "Russische Patience"),
+    "alaska": ("Alaska", "Alaska"),
+}
+
+TEXTS: Final[dict[str, tuple[str, str]]] = {
+    # the board
+    "stock": ("Stock {count}", "Talon {count}"),
+    "waste": ("Waste {count}", "Ablage {count}"),
+    "waste_empty": ("Waste empty", "Ablage leer"),
+    "pass": ("pass {number}/{limit}", "Runde {number}/{limit}"),
+    "foundations": ("Foundations", "Fundamente"),
+    "runs_removed": ("Runs done {count}/8", "Fertige Folgen {count}/8"),
+    "deals_left": ("deals left {count}", "noch {count}× geben"),
+    "time": ("⏱️ {time}", "⏱️ {time}"),
+    "moves": ("Moves {count}", "Züge {count}"),
+    "score": ("Score {count}", "Punkte {count}"),
+    "undos": ("Undos {count}", "Zurück {count}"),
+    "hints": ("Hints {count}", "Tipps {count}"),
+    "deal": ("deal {code}", "Spiel {code}"),
+    "outcome_won": ("🏆 **Won!** Every card is home.", "🏆 **Gewonnen!** Alle Karten liegen oben."),
+    "outcome_no_moves": ("No moves left: the game is over.", "Keine Züge mehr: das Spiel ist aus."),
+    "outcome_resigned": ("You resigned this game.", "Du hast dieses Spiel aufgegeben."),
+    "selected": (
+        "Moving from **{source}**: pick a target.",
+        "Zug von **{source}**: wähle ein Ziel.",
+    ),
+    "pick_card": ("Pick the card to move", "Wähle die Karte, die ziehen soll"),
+    "card_count": ("{card} ({count} cards)", "{card} ({count} Karten)"),
+    "confirm_resign": ("Really resign? Tap Resign again.", "Wirklich aufgeben? Nochmal tippen."),
+    "hint_is": ("Hint: **{move}**", "Tipp: **{move}**"),
+    "no_hint": ("No useful move found.", "Kein sinnvoller Zug gefunden."),
+    "played": ("Played {moves}", "Gespielt: {moves}"),
+    # buttons
+    "btn_draw": ("Draw", "Ziehen"),
+    "btn_deal": ("Deal", "Geben"),
+    "btn_undo": ("Undo", "Zurück"),
+    "btn_hint": ("Hint", "Tipp"),
+    "btn_finish": ("Finish", "Fertig legen"),
+    "btn_resign": ("Resign", "Aufgeben"),
+    "btn_cancel": ("Cancel", "Abbrechen"),
+    "btn_join": ("Join", "Mitmachen"),
+    "btn_leave": ("Leave", "Verlassen"),
+    "btn_start": ("Start", "Starten"),
+    "btn_board": ("Open my board", "Mein Spielfeld"),
+    "waste_short": ("Waste", "Ablage"),
+    "foundation_short": ("Foundation", "Fundament"),
+    # the race message
+    "race_title": ("Race #{race}: {variant}", "Rennen #{race}: {variant}"),
+    "race_lobby": (
+        "Waiting for players ({count}/{max}). Join, then the creator starts.",
+        "Warte auf Mitspieler ({count}/{max}). Mitmachen; wer es erstellt hat, startet.",
+    ),
+    "race_players": ("Players: {names}", "Spieler: {names}"),
+    "race_nobody": ("nobody yet", "noch niemand"),
+    "race_countdown": ("Starts {when}!", "Start {when}!"),
+    "race_running": ("Racing! Open your board with the button.", "Los! Öffne dein Spielfeld."),
+    "race_ends": ("Time limit {when}.", "Zeitlimit {when}."),
+    "race_over": ("Race over.", "Rennen beendet."),
+    "race_over_time": ("Race over: time is up.", "Rennen beendet: die Zeit ist um."),
+    "race_seed": (
+        "Seed {seed} (commitment {commitment}) — check the deal yourself.",
+        "Seed {seed} (Zusage {commitment}) — prüfe das Spiel selbst.",
+    ),
+    "standing_line": (
+        "{rank}. {name}: {foundation} cards home, {moves} moves",
+        "{rank}. {name}: {foundation} Karten oben, {moves} Züge",
+    ),
+    "standing_won": ("won in {time}", "gewonnen in {time}"),
+    "standing_resigned": ("resigned", "aufgegeben"),
+    "joined": ("You joined race #{race}.", "Du bist bei Rennen #{race} dabei."),
+    "left": ("You left race #{race}.", "Du hast Rennen #{race} verlassen."),
+    "started": ("The race starts.", "Das Rennen startet."),
+    "race_options": (
+        "{start} · undo {undo} · hints {hints}",
+        "{start} · Zurück {undo} · Tipps {hints}",
+    ),
+    "start_now": ("open start", "offener Start"),
+    "start_manual": ("creator starts", "Start durch Ersteller"),
+    "start_countdown": ("countdown {seconds}s", "Countdown {seconds}s"),
+    "on": ("on", "an"),
+    "off": ("off", "aus"),
+    # commands
+    "no_game": (
+        "You have no game open. Start one with /solitaire play or open your race board.",
+        "Du hast kein offenes Spiel. Starte eins mit /solitaire play oder öffne dein "
+        "Rennen-Spielfeld.",
+    ),
+    "not_racing": ("You are not in this race.", "Du bist nicht in diesem Rennen."),
+    "race_not_started": ("The race has not started yet.", "Das Rennen hat noch nicht begonnen."),
+    "bad_deal_code": (
+        "{code} is not a deal code.",
+        "{code} ist kein Spielcode.",
+    ),
+    "no_guild": ("Races need a server channel.", "Rennen gibt es nur in einem Server-Kanal."),
+    "leaderboard_title": (
+        "**Leaderboard** {variant} · {date} · {scope}",
+        "**Bestenliste** {variant} · {date} · {scope}",
+    ),
+    "all_time_title": (
+        "**All-time leaderboard** {variant} · {scope}",
+        "**Ewige Bestenliste** {variant} · {scope}",
+    ),
+    "all_time_line": (
+        "{rank}. {name}: {wins} of {games} won ({rate}%) · best {best}",
+        "{rank}. {name}: {wins} von {games} gewonnen ({rate} %) · beste {best}",
+    ),
+    "scope_global": ("everyone", "alle"),
+    "scope_server": ("this server", "dieser Server"),
+    "board_line": ("{rank}. {name}: {result}", "{rank}. {name}: {result}"),
+    "board_won": ("{time}, {moves} moves", "{time}, {moves} Züge"),
+    "board_unfinished": ("not finished", "nicht geschafft"),
+    "board_total": ("{total} players", "{total} Spieler"),
+    "stats_title": ("**Statistics for {name}**", "**Statistik für {name}**"),
+    "stats_line": (
+        "{variant}: {wins}/{games} won ({rate}%) · best {best} · streak {streak} "
+        "(longest {longest})",
+        "{variant}: {wins}/{games} gewonnen ({rate} %) · beste {best} · Serie {streak} "
+        "(längste {longest})",
+    ),
+    "daily_started": (
+        "Daily deal {date}: {ranked}. Time is up {deadline}.",
+        "Tagesspiel {date}: {ranked}. Die Zeit endet {deadline}.",
+    ),
+    "daily_ranked": ("ranked attempt", "gewertet"),
+    "daily_practice": ("practice (your ranked attempt is used)", "Übung (gewertet wurde schon)"),
+    "empty_list": ("Nothing here yet.", "Noch nichts da."),
+    "resigned": ("You resigned.", "Du hast aufgegeben."),
+    "help": (
+        "**How to read a board**\n"
+        "Each line is a column, numbered 1️⃣ to 🔟; its last card is the one you can play. "
+        "🟦 is a face-down card. ♥️ ♦️ are red, ♠️ ♣️ black. The line above the columns shows "
+        "the stock, the waste (its last card is playable) and the foundations.\n"
+        "**How to move**\nTap a column (or Waste / a foundation), then the target that lights "
+        "up. Or type a move with /solitaire move, or just send it to me in a DM:\n"
+        "• `7 3` or `7>3`: top card of column 7 onto column 3\n"
+        "• `7:3>2`: the top three cards of column 7 onto column 2\n"
+        "• `w f`, `7 f`: waste or column 7 to the foundation · `9h 3`: the 9♥️ onto column 3\n"
+        "• `d`: draw (Spider: deal a row) · `undo`: take back",
+        "**So liest du das Spielfeld**\n"
+        "Jede Zeile ist eine Spalte, nummeriert 1️⃣ bis 🔟; ihre letzte Karte ist spielbar. "
+        "🟦 ist eine verdeckte Karte. ♥️ ♦️ sind rot, ♠️ ♣️ schwarz. Die Zeile über den Spalten "
+        "zeigt Talon, Ablage (ihre letzte Karte ist spielbar) und Fundamente.\n"
+        "**So ziehst du**\nTippe eine Spalte (oder Ablage / ein Fundament), dann das Ziel, das "
+        "aufleuchtet. Oder tippe einen Zug mit /solitaire move oder schick ihn mir per DM:\n"
+        "• `7 3` oder `7>3`: oberste Karte von Spalte 7 auf Spalte 3\n"
+        "• `7:3>2`: die obersten drei Karten von Spalte 7 auf Spalte 2\n"
+        "• `w f`, `7 f`: Ablage oder Spalte 7 aufs Fundament · `9h 3`: die 9♥️ auf Spalte 3\n"
+        "• `d`: ziehen (Spider: eine Reihe geben) · `zurück`: Zug zurücknehmen",
+    ),
+}
+
+# German names and descriptions of the /solitaire commands, their options and choices,
+# keyed by the English text in bot/cog.py (Discord shows them to German clients).
+COMMANDS_DE: Final[dict[str, str]] = {
+    "solitaire": "solitaire",
+    "Play solitaire": "Patience spielen",
+    "race": "rennen",
+    "Open a race in this channel": "Ein Rennen in diesem Kanal eröffnen",
+    "daily": "tagesspiel",
+    "Play today's deal": "Das Spiel des Tages spielen",
+    "play": "spielen",
+    "Practise a game on your own": "Allein ein Übungsspiel spielen",
+    "board": "spielfeld",
+    "Show my board again": "Mein Spielfeld wieder zeigen",
+    "move": "zug",
+    "Type a move, like 7 3 or w f": "Einen Zug tippen, etwa 7 3 oder w f",
+    "undo": "zurück",
+    "Take back my last move": "Meinen letzten Zug zurücknehmen",
+    "hint": "tipp",
+    "Suggest a useful move": "Einen sinnvollen Zug vorschlagen",
+    "resign": "aufgeben",
+    "Give up my current game": "Mein aktuelles Spiel aufgeben",
+    "leaderboard": "bestenliste",
+    "Show a leaderboard": "Eine Bestenliste zeigen",
+    "stats": "statistik",
+    "Show my statistics": "Meine Statistik zeigen",
+    "help": "hilfe",
+    "How to read a board and type moves": "So liest du das Spielfeld und tippst Züge",
+    # options
+    "variant": "variante",
+    "The game everyone plays": "Das Spiel, das alle spielen",
+    "The game of the day": "Das Spiel des Tages",
+    "The game to play": "Das Spiel",
+    "The game": "Das Spiel",
+    "start": "start",
+    "How the race starts": "Wie das Rennen startet",
+    "time_limit": "zeitlimit",
+    "Time limit in minutes (none: until everyone is done)": (
+        "Zeitlimit in Minuten (ohne: bis alle fertig sind)"
+    ),
+    "countdown": "countdown",
+    "Countdown in seconds before the start": "Countdown in Sekunden vor dem Start",
+    "Allow undo": "Zurücknehmen erlauben",
+    "hints": "tipps",
+    "Allow hints": "Tipps erlauben",
+    "passes": "runden",
+    "Klondike: passes through the stock": "Klondike: Runden durch den Talon",
+    "layout": "auslage",
+    "Spider: how the deal is laid out": "Spider: wie ausgeteilt wird",
+    "max_players": "spieler",
+    "Most players": "Höchstens so viele Spieler",
+    "deal": "spielcode",
+    "A deal code to replay (default: a new deal)": "Ein Spielcode (sonst ein neues Spiel)",
+    "A deal code to race on (default: a secret new deal)": (
+        "Ein Spielcode für das Rennen (sonst ein geheimes neues Spiel)"
+    ),
+    "The move (the list shows your legal moves)": "Der Zug (die Liste zeigt deine Züge)",
+    "period": "zeitraum",
+    "Today's deal or all time": "Heute oder insgesamt",
+    "scope": "bereich",
+    "Everyone or this server": "Alle oder dieser Server",
+    "around_me": "um_mich",
+    "Show the players around me": "Die Spieler um mich herum zeigen",
+    # choices
+    "Klondike (draw 1)": "Klondike (1 Karte ziehen)",
+    "Klondike (draw 3)": "Klondike (3 Karten ziehen)",
+    "Spider (1 suit)": "Spider (1 Farbe)",
+    "Spider (2 suits)": "Spider (2 Farben)",
+    "Spider (4 suits)": "Spider (4 Farben)",
+    "Russian Solitaire": "Russische Patience",
+    "Creator starts": "Start durch Ersteller",
+    "Countdown": "Countdown",
+    "Open start (join any time)": "Offener Start (jederzeit beitreten)",
+    "Unlimited passes": "Unbegrenzte Runden",
+    "1 pass": "1 Runde",
+    "3 passes": "3 Runden",
+    "Seed layout (5 per column)": "Klassisch (5 pro Spalte)",
+    "Digital layout (6/5)": "Digital (6/5)",
+    "Today": "Heute",
+    "All time": "Insgesamt",
+    "Everyone": "Alle",
+    "This server": "Dieser Server",
+}
+
+# Short messages for every error code the server sends (server/errors.py), plus the
+# bot's own: the server could not be reached, or it does not offer a feature yet.
+ERRORS: Final[dict[str, tuple[str, str]]] = {
+    "bad_json": ("The bot sent a broken message.", "Der Bot hat eine kaputte Nachricht gesendet."),
+    "unknown_type": (
+        "The game server does not offer this yet.",
+        "Der Spielserver bietet das noch nicht an.",
+    ),
+    "invalid_message": ("The server did not understand that.", "Der Server verstand das nicht."),
+    "unsupported_version": (
+        "The bot and the game server do not match; tell the admin.",
+        "Bot und Spielserver passen nicht zusammen; sag es dem Admin.",
+    ),
+    "not_authenticated": (
+        "The bot is not signed in to the game server.",
+        "Der Bot ist nicht am Spielserver angemeldet.",
+    ),
+    "already_authenticated": ("The bot is already signed in.", "Der Bot ist schon angemeldet."),
+    "rate_limited": ("Too fast! Try again in a moment.", "Zu schnell! Gleich nochmal versuchen."),
+    "bad_token": ("Your sign-in is no longer valid.", "Deine Anmeldung ist nicht mehr gültig."),
+    "bad_service_token": (
+        "The bot's service token is wrong; tell the admin.",
+        "Das Dienst-Token des Bots ist falsch; sag es dem Admin.",
+    ),
+    "forbidden": ("That is not yours.", "Das gehört dir nicht."),
+    "not_found": ("That game or race does not exist.", "Dieses Spiel oder Rennen gibt es nicht."),
+    "wrong_state": ("The race is not at that stage.", "Das Rennen ist gerade nicht so weit."),
+    "race_full": ("The race is full.", "Das Rennen ist voll."),
+    "already_joined": ("You are already in this race.", "Du bist schon in diesem Rennen."),
+    "not_in_race": ("You are not in this race.", "Du bist nicht in diesem Rennen."),
+    "not_creator": (
+        "Only the creator can start the race.",
+        "Nur wer das Rennen erstellt hat, kann es starten.",
+    ),
+    "undo_disabled": ("Undo is off in this race.", "Zurück ist in diesem Rennen aus."),
+    "hints_disabled": ("Hints are off in this race.", "Tipps sind in diesem Rennen aus."),
+    "solver_help_disabled": (
+        "The solver's help is off in this game.",
+        "Die Hilfe des Lösers ist in diesem Spiel aus.",
+    ),
+    "not_lost": (
+        "This game can still be won: nothing to jump back to.",
+        "Dieses Spiel ist noch zu gewinnen: kein Rücksprung nötig.",
+    ),
+    "no_winnable_move": (
+        "No earlier position of this game is proven winnable.",
+        "Keine frühere Stellung dieses Spiels ist als gewinnbar bewiesen.",
+    ),
+    "invalid_move": ("I cannot read that move.", "Diesen Zug kann ich nicht lesen."),
+    "illegal_move": ("That move is not allowed.", "Dieser Zug ist nicht erlaubt."),
+    "ambiguous_move": ("That move could mean several.", "Dieser Zug ist mehrdeutig."),
+    "nothing_to_undo": ("There is nothing to undo.", "Es gibt nichts zurückzunehmen."),
+    "game_over": ("This game is over.", "Dieses Spiel ist vorbei."),
+    "cannot_finish": ("The game cannot be finished yet.", "Das Spiel kann noch nicht fertig."),
+    "not_started": ("The race has not started yet.", "Das Rennen hat noch nicht begonnen."),
+    "invalid_options": ("Those settings are not valid.", "Diese Einstellungen gehen nicht."),
+    "deal_not_ready": (
+        "Today's deal is still being prepared; try again in a minute.",
+        "Das Tagesspiel wird noch vorbereitet; versuche es in einer Minute.",
+    ),
+    "day_not_open": (
+        "That day's deals are not open yet.",
+        "Die Spiele dieses Tages gibt es noch nicht.",
+    ),
+    "deal_live": (
+        "This deal is still being played; its replay opens later.",
+        "Dieses Spiel läuft noch; die Wiederholung gibt es später.",
+    ),
+    "race_not_finished": ("That race is not finished yet.", "Dieses Rennen ist noch nicht vorbei."),
+    "time_up": ("The time for this game is up.", "Die Zeit für dieses Spiel ist um."),
+    "conflict": (
+        "Another device moved first; here is the current board.",
+        "Ein anderes Gerät war schneller; hier ist das aktuelle Spielfeld.",
+    ),
+    "unavailable": (
+        "The game server cannot save right now; nothing changed. Try again soon.",
+        "Der Spielserver kann gerade nicht speichern; nichts geändert. Bitte bald nochmal.",
+    ),
+    "internal": (
+        "Something went wrong on the game server; nothing changed.",
+        "Auf dem Spielserver ging etwas schief; nichts geändert.",
+    ),
+    "bot_error": (
+        "Something went wrong in the bot; try again.",
+        "Im Bot ist etwas schiefgegangen; versuche es nochmal.",
+    ),
+    "connection_lost": (
+        "The game server is not reachable right now. Try again in a moment.",
+        "Der Spielserver ist gerade nicht erreichbar. Gleich nochmal versuchen.",
+    ),
+    "timeout": (
+        "The game server did not answer in time. Try again.",
+        "Der Spielserver hat nicht rechtzeitig geantwortet. Nochmal versuchen.",
+    ),
+}
+
+# Codes whose server message carries the engine's reason in the player's language,
+# which says more than the short text (e.g. "a 9♥ cannot go on a 7♠").
+REASON_CODES: Final = frozenset({"invalid_move", "illegal_move", "ambiguous_move"})
+
+
+def text(locale: str, key: str, **fields: object) -> str:
+    """The reply ``key`` in ``locale`` with ``fields`` filled in."""
+    english, german = TEXTS[key]
+    return (german if locale == "de" else english).format(**fields)
+
+
+def variant_name(locale: str, variant: str) -> str:
+    """A variant's display name."""
+    english, german = VARIANT_NAMES.get(variant, (variant, variant))
+    return german if locale == "de" else english
+
+
+def error_text(locale: str, code: str, server_message: str = "") -> str:
+    """The short message for an error ``code``; for move errors the server's own
+    reason (already in the player's language) is added."""
+    english, german = ERRORS.get(code, ERRORS["internal"])
+    short = german if locale == "de" else english
+    if code in REASON_CODES and server_message:
+        return f"{short} {server_message}"
+    return short

@@ -1,0 +1,302 @@
+"""Buttons and menus of boards and race messages, all with persistent custom ids.
+
+Every item is a ``DynamicItem`` whose custom id carries all it needs (game or race,
+what was tapped, what is selected), so a board keeps working after the bot
+restarts: discord.py rebuilds the item from the id alone. The items only hand the
+press to the ``Table`` (bot/table.py); the legal targets come from the server's
+view (``legal_moves``), and the server decides whether a move is legal.
+
+Custom ids (Discord allows 100 characters):
+    ``sa|b|<game>|<op>|<arg>|<sel>``  board button; op s(ource) t(arget) c(ancel)
+        d(raw) u(ndo) h(int) x (finish) r(esign) R (resign confirmed); ``sel`` is the
+        selected source with an optional size, ``7`` or ``7.3``
+    ``sa|k|<game>|<source>``           board menu: which card of a column moves
+    ``sa|r|<race>|<op>``               race message: join, leave, start, board
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.i18n import text
+from bot.render import card_text, move_size, targets_of
+
+RACE_OPS = ("join", "leave", "start", "board")
+
+
+def split_selection(sel: str) -> tuple[str | None, int | None]:
+    """``"7.3"`` → ("7", 3); ``"7"`` → ("7", None); ``""`` → (None, None)."""
+    if not sel:
+        return None, None
+    source, _, size = sel.partition(".")
+    return source, int(size) if size.isdigit() else None
+
+
+def board_view(
+    game: int,
+    view: Mapping[str, Any],
+    locale: str,
+    *,
+    sel: str = "",
+    confirm_resign: bool = False,
+    allow_undo: bool = True,
+    allow_hints: bool = True,
+) -> discord.ui.View | None:
+    """The buttons under a board (None once the game is over)."""
+    if view.get("outcome") or view.get("status", "playing") != "playing":
+        return None
+    legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
+    source, size = split_selection(sel)
+    moves = legal.get(source, []) if source else []
+    ui = discord.ui.View(timeout=None)
+    piles = [str(n) for n in range(1, len(view["tableau"]) + 1)]
+    if view.get("waste") is not None:
+        piles.append("w")
+    if "runs_removed" not in view and view.get("foundations"):
+        piles.append("f")
+        piles += [f"f{n}" for n in range(1, len(view["foundations"]) + 1)]
+    for index, pile in enumerate(piles):
+        row = index // 5
+        ui.add_item(_pile_button(game, pile, legal, source, size, moves, locale, row))
+    rows = (len(piles) + 4) // 5
+    sizes = sorted({move_size(m.split(">")[0]) for m in moves if ">" in m})
+    if source and len(sizes) > 1 and source.isdigit():
+        ui.add_item(BoardSelect.make(game, source, sizes, size, view, locale, row=rows))
+        rows += 1
+    for button in _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, rows):
+        ui.add_item(button)
+    return ui
+
+
+def _pile_button(
+    game: int,
+    pile: str,
+    legal: Mapping[str, list[str]],
+    source: str | None,
+    size: int | None,
+    moves: list[str],
+    locale: str,
+    row: int,
+) -> BoardButton:
+    label = _pile_label(pile, locale)
+    if source is None:
+        if pile == "f":  # a target only: waits for a source
+            return BoardButton(game, "s", pile, "", label=label, disabled=True, row=row)
+        return BoardButton(game, "s", pile, "", label=label, disabled=pile not in legal, row=row)
+    sel = source if size is None else f"{source}.{size}"
+    if pile == source:
+        return BoardButton(game, "c", pile, sel, label=label, style="primary", row=row)
+    target = "f" if pile == "f" else pile
+    if target not in targets_of(moves, size):
+        return BoardButton(game, "t", pile, sel, label=label, disabled=True, row=row)
+    matching = [m for m in moves if m.endswith(f">{target}")]
+    if size is not None:
+        matching = [m for m in matching if move_size(m.split(">")[0]) == size]
+    arg = matching[0] if len(matching) == 1 else "?"
+    return BoardButton(game, "t", arg, sel, label=label, style="success", row=row)
+
+
+def _pile_label(pile: str, locale: str) -> str:
+    if pile == "w":
+        return text(locale, "waste_short")
+    if pile == "f":
+        return "→ " + text(locale, "foundation_short")
+    if pile.startswith("f"):
+        return pile.upper()
+    return pile
+
+
+def _controls(
+    game: int,
+    view: Mapping[str, Any],
+    locale: str,
+    confirm_resign: bool,
+    allow_undo: bool,
+    allow_hints: bool,
+    row: int,
+) -> list[BoardButton]:
+    legal = view.get("legal_moves") or {}
+    buttons = []
+    if view.get("stock") is not None:
+        key = "btn_deal" if "runs_removed" in view else "btn_draw"
+        buttons.append(
+            BoardButton(
+                game, "d", "", "", label=text(locale, key), disabled="d" not in legal, row=row
+            )
+        )
+    if allow_undo:
+        buttons.append(BoardButton(game, "u", "", "", label=text(locale, "btn_undo"), row=row))
+    if allow_hints:
+        buttons.append(BoardButton(game, "h", "", "", label=text(locale, "btn_hint"), row=row))
+    if view.get("can_finish"):
+        buttons.append(
+            BoardButton(
+                game, "x", "", "", label=text(locale, "btn_finish"), style="success", row=row
+            )
+        )
+    op = "R" if confirm_resign else "r"
+    buttons.append(
+        BoardButton(game, op, "", "", label=text(locale, "btn_resign"), style="danger", row=row)
+    )
+    return buttons
+
+
+class BoardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sa\|b\|(?P<game>\d+)\|(?P<op>[a-zA-Z])\|(?P<arg>[^|]*)\|(?P<sel>[^|]*)",
+):
+    """A button of a player's board."""
+
+    def __init__(
+        self,
+        game: int,
+        op: str,
+        arg: str,
+        sel: str,
+        *,
+        label: str = "·",
+        style: str = "secondary",
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        self.game, self.op, self.arg, self.sel = game, op, arg, sel
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label,
+            style=getattr(discord.ButtonStyle, style),
+            disabled=disabled,
+            custom_id=f"sa|b|{game}|{op}|{arg}|{sel}",
+        )
+        super().__init__(button, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> BoardButton:
+        return cls(int(match["game"]), match["op"], match["arg"], match["sel"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        table = interaction.client.table
+        await table.guarded(
+            interaction, table.board_press(interaction, self.game, self.op, self.arg, self.sel)
+        )
+
+
+class BoardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"sa\|k\|(?P<game>\d+)\|(?P<source>\d+)",
+):
+    """Which card of a column to move (Yukon moves any face-up card with those above it)."""
+
+    def __init__(
+        self,
+        game: int,
+        source: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        self.game, self.source = game, source
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"sa|k|{game}|{source}",
+            options=options or [discord.SelectOption(label="1", value="1")],
+            placeholder=placeholder,
+            row=row,
+        )
+        # discord.py 2.7's Select keeps ``row`` in a slot, while DynamicItem reads the
+        # row from ``_row``; without this the menu would be placed automatically,
+        # possibly beside buttons, which Discord refuses.
+        select._row = row
+        super().__init__(select, row=row)
+
+    @classmethod
+    def make(
+        cls,
+        game: int,
+        source: str,
+        sizes: list[int],
+        chosen: int | None,
+        view: Mapping[str, Any],
+        locale: str,
+        row: int,
+    ) -> BoardSelect:
+        """The menu of the cards that can lead a move out of column ``source``."""
+        up = view["tableau"][int(source) - 1]["up"]
+        options = []
+        for size in sizes[:25]:
+            card = card_text(up[-size]) if size <= len(up) else "?"
+            label = text(locale, "card_count", card=card, count=size)
+            options.append(
+                discord.SelectOption(label=label, value=str(size), default=size == chosen)
+            )
+        return cls(game, source, options, text(locale, "pick_card"), row)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> BoardSelect:
+        return cls(int(match["game"]), match["source"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values or ["1"]
+        sel = f"{self.source}.{values[0]}"
+        table = interaction.client.table
+        await table.guarded(
+            interaction, table.board_press(interaction, self.game, "s", self.source, sel)
+        )
+
+
+def race_view(race: int, state: str, locale: str, start_mode: str) -> discord.ui.View | None:
+    """The buttons of a race message: lobby Join/Leave/Start, then Open my board."""
+    if state == "finished":
+        return None
+    ui = discord.ui.View(timeout=None)
+    ops: list[tuple[str, str, str]] = []
+    if state in ("lobby", "countdown") or (state == "running" and start_mode == "now"):
+        ops += [("join", "btn_join", "success"), ("leave", "btn_leave", "secondary")]
+    if state == "lobby":
+        ops.append(("start", "btn_start", "primary"))
+    if state == "running":
+        ops.append(("board", "btn_board", "primary"))
+    for op, key, style in ops:
+        ui.add_item(RaceButton(race, op, label=text(locale, key), style=style))
+    return ui
+
+
+class RaceButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|start|board)",
+):
+    """A button of a race's channel message."""
+
+    def __init__(self, race: int, op: str, *, label: str = "·", style: str = "secondary") -> None:
+        self.race, self.op = race, op
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=getattr(discord.ButtonStyle, style), custom_id=f"sa|r|{race}|{op}"
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> RaceButton:
+        return cls(int(match["race"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        table = interaction.client.table
+        await table.guarded(interaction, table.race_press(interaction, self.race, self.op))

@@ -1,0 +1,76 @@
+"""A solver for "thoughtful" solitaire: it sees every card, face-down ones too.
+
+``solve(rules, position)`` answers won (with moves the engine replays to a win),
+unwinnable (only after an exhaustive search under pruning proven safe) or unknown
+(its node or time budget ran out). Pure: no I/O, no threads, no global state.
+See docs/solver.md for the search and the proof of each pruning rule.
+"""
+
+from __future__ import annotations
+
+from engine.klondike import Klondike
+from engine.position import Position
+from engine.rules import Rules
+from engine.solver.klondike import KlondikeDomain
+from engine.solver.search import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_SECONDS,
+    Domain,
+    SolveResult,
+    Verdict,
+    search,
+)
+from engine.solver.spider import SpiderDomain
+from engine.solver.yukon import YukonDomain
+from engine.spider import Spider
+from engine.yukon import Yukon
+
+__all__ = ["SolveResult", "Verdict", "domain_for", "solve"]
+
+
+def domain_for(rules: Rules) -> Domain:
+    """The search's view of ``rules``.
+
+    Raises:
+        ValueError: no solver knows these rules.
+    """
+    if isinstance(rules, Klondike):
+        return KlondikeDomain(rules)
+    if isinstance(rules, Spider):
+        return SpiderDomain(rules)
+    if isinstance(rules, Yukon):
+        return YukonDomain(rules)
+    raise ValueError(f"the solver does not know {rules.name}")
+
+
+def solve(
+    rules: Rules,
+    position: Position,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+) -> SolveResult:
+    """Decide whether ``position`` can still be won under ``rules``.
+
+    Args:
+        rules: the variant and its options.
+        position: any position of that variant, face-down cards included.
+        max_nodes: positions to search at most before answering unknown.
+        max_seconds: time to search at most before answering unknown.
+
+    Returns:
+        The verdict; for a win the moves, draws spelled out, that win from
+        ``position`` when played in order through ``rules.apply``.
+    """
+    if isinstance(rules, Spider):
+        # Spider's full search space is far too wide to search blind: a greedy
+        # search of progress moves gets half the budget first.
+        greedy = search(SpiderDomain(rules, greedy=True), position, max_nodes // 2, max_seconds / 2)
+        if greedy.verdict is Verdict.WON:
+            return greedy
+        rest = search(
+            domain_for(rules), position, max_nodes - greedy.nodes, max_seconds - greedy.seconds
+        )
+        return SolveResult(
+            rest.verdict, rest.moves, greedy.nodes + rest.nodes, greedy.seconds + rest.seconds
+        )
+    return search(domain_for(rules), position, max_nodes, max_seconds)

@@ -1,0 +1,7 @@
+"""``python -m server``: the same as ``solitaire serve``."""
+
+import sys
+
+from server.cli import main
+
+sys.exit(main(["serve", *sys.argv[1:]]))

@@ -1,0 +1,204 @@
+"""The server process: start, serve WebSockets and two HTTP paths, shut down cleanly.
+
+``ArenaServer`` owns every resource (database pool, group committer, race clock,
+listening socket) and starts and stops them in order; tests run it in-process on
+port 0, ``solitaire serve`` runs it until SIGTERM or SIGINT.
+
+Shutdown (SIGTERM): stop accepting connections, commit every pending write, close
+clients with 1001 (going away), then stop the committer and the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import signal
+from http import HTTPStatus
+from typing import Any
+
+import asyncpg
+import structlog
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.http11 import Request, Response
+
+from server.arena import Arena
+from server.commit import GroupCommitter
+from server.config import ServerConfig
+from server.connection import Connection
+from server.database import provide_database, redact
+from server.errors import UnavailableError
+from server.fanout import Fanout
+from server.identity import TokenSigner
+from server.logs import configure_logging
+from server.metrics import Metrics
+from server.migrations import migrate
+from server.storage import Storage
+
+log = structlog.get_logger(__name__)
+
+
+class ArenaServer:
+    """One running server on one database."""
+
+    def __init__(self, config: ServerConfig, database_url: str) -> None:
+        self.config = config
+        self.database_url = database_url
+        self.metrics = Metrics()
+        self._pool: asyncpg.Pool | None = None
+        self._server: Server | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self.arena: Arena | None = None
+        self.committer: GroupCommitter | None = None
+
+    @property
+    def port(self) -> int:
+        """The port actually listened on (useful with port 0)."""
+        assert self._server is not None
+        return int(self._server.sockets[0].getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL of this server."""
+        return f"ws://{self.config.host}:{self.port}/"
+
+    async def start(self) -> None:
+        """Migrate the database, load unfinished races, and listen."""
+        await migrate(self.database_url)
+        self._pool = await asyncpg.create_pool(
+            self.database_url, min_size=2, max_size=self.config.pool_size
+        )
+        storage = Storage(self._pool)
+        signer = TokenSigner(await storage.secret())
+        self.committer = GroupCommitter(
+            self._pool,
+            self.metrics,
+            self.config.max_commit_batch,
+            self.config.commits_in_flight,
+        )
+        arena = self.arena = Arena(storage, self.committer, self.metrics, self.config)
+        self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
+        fanout = Fanout(self.database_url, arena, self.committer.origin)
+        await fanout.start()
+        self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
+        resumed = await arena.resume_open_races()
+        self._tasks.append(asyncio.create_task(arena.run_clock(), name="race-clock"))
+        if self.config.daily_prepare_ahead:
+            preparer = arena.dailies.run_preparer()
+            self._tasks.append(asyncio.create_task(preparer, name="daily-deals"))
+        for task in self._tasks:
+            task.add_done_callback(_report_crash)
+
+        async def handler(websocket: ServerConnection) -> None:
+            await Connection(websocket, arena, signer, self.config).run()
+
+        self._server = await serve(
+            handler,
+            self.config.host,
+            self.config.port,
+            process_request=self._http,
+            max_size=self.config.max_message_bytes,
+            compression="deflate" if self.config.compression else None,
+            ping_interval=self.config.ping_interval,
+            ping_timeout=self.config.ping_timeout,
+        )
+        log.info(
+            "serving",
+            host=self.config.host,
+            port=self.port,
+            database=redact(self.database_url),
+            races_resumed=resumed,
+        )
+
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Plain HTTP on the WebSocket port: /healthz and /metrics."""
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            assert self.arena is not None
+            try:
+                healthy = await self.arena.storage.healthy()
+            except (UnavailableError, asyncpg.PostgresError, TimeoutError):
+                healthy = False
+            if healthy:
+                return connection.respond(HTTPStatus.OK, "ok\n")
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "database unreachable\n")
+        if path == "/metrics":
+            response = connection.respond(HTTPStatus.OK, self.metrics.render())
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            return response
+        return None
+
+    async def stop(self) -> None:
+        """Stop accepting, commit what is pending, close clients with 1001, release all."""
+        if self._server is not None:
+            self._server.server.close()  # no new connections from here on
+        if self.committer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.committer.submit(), self.config.shutdown_timeout)
+        if self._server is not None:
+            self._server.close()  # 1001 going away, waits for the handlers
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), self.config.shutdown_timeout)
+        if self.committer is not None:
+            self.committer.close()
+        for task in self._tasks:
+            if task.get_name() == "group-commit":
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, self.config.shutdown_timeout)
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._tasks.clear()
+        if self.arena is not None:
+            self.arena.solver.close()
+        if self._pool is not None:
+            await self._pool.close()
+        log.info("stopped")
+
+    async def __aenter__(self) -> ArenaServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+
+def _report_crash(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("task_crashed", task=task.get_name(), error=repr(task.exception()))
+
+
+# Allocations between two young-generation collections (Python's default is 700).
+GC_YOUNG_THRESHOLD = 50_000
+
+
+def tune_garbage_collector() -> None:
+    """Look for reference cycles far less often than Python does by default.
+
+    A move allocates hundreds of tracked objects (positions, the view, futures), so
+    with the default thresholds the collector ran dozens of times a second and, as
+    the cached games grew, kept walking the whole heap: a third of the server's CPU
+    under load (docs/performance.md). The cycles the server makes (asyncio futures
+    and tasks) are few and small, so collecting them every 50,000 allocations costs
+    little memory. What exists after start-up is frozen: never garbage, never walked.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
+
+
+async def run(config: ServerConfig) -> None:
+    """Serve until SIGTERM or SIGINT, on the configured or the embedded PostgreSQL."""
+    configure_logging(config.log_json)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    async with (
+        provide_database(config.database_url, config.data_dir) as url,
+        ArenaServer(config, url),
+    ):
+        tune_garbage_collector()
+        await stop.wait()
+        log.info("shutting_down")

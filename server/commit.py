@@ -1,0 +1,360 @@
+"""Group commit: one transaction carries the writes of every connection waiting.
+
+A move is acknowledged only after its row is committed. Committing each move
+alone would cost one transaction (and one WAL flush) per move; instead every
+write joins a queue, and a single writer takes everything waiting, commits it in
+one transaction with one ``unnest`` insert per table, and wakes the writers. The
+writes of one batch commit together and in queue order, so events keep their
+per-race order.
+
+A move row whose ``(game_id, seq)`` (or ``(game_id, move_id)``) is taken already
+means another connection of the same player moved first: that write fails with
+``ConflictError`` and the rest of the batch is committed without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+import structlog
+from asyncpg.pool import PoolConnectionProxy
+
+from server.errors import ConflictError, UnavailableError
+from server.metrics import Metrics
+
+log = structlog.get_logger(__name__)
+
+INSERT_MOVES = """
+    insert into moves (game_id, seq, action, move_id)
+    select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+    on conflict do nothing
+    returning game_id, seq
+"""
+
+# The common batch (moves and events, no other statements) in one statement, so one
+# round trip commits it. If any move row conflicts, the last line divides by zero,
+# which rolls the whole statement back; the batch is then done the careful way.
+INSERT_ALL = """
+    with kept as (
+        insert into moves (game_id, seq, action, move_id)
+        select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+        on conflict do nothing
+        returning 1
+    ), events as (
+        insert into race_events (race_id, seq, kind, body, at)
+        select * from unnest($5::bigint[], $6::int[], $7::text[], $8::jsonb[], $9::timestamptz[])
+        on conflict do nothing
+        returning 1
+    ), notified as (
+        select pg_notify('solitaire_race_events', notice) from unnest($12::text[]) as notice
+    )
+    select 1 / (1 - sign($10::int - (select count(*) from kept)))::int
+        / (1 - sign($11::int - (select count(*) from events)))::int
+        + 0 * (select count(*) from notified)
+"""
+
+# Other server processes LISTEN here (server.fanout). A commit sends one notice,
+# "<origin>:<race id>:<last seq>,<race id>:<last seq>,...", split in several only when
+# long: every listener pays for each notice it receives, its own ones included.
+CHANNEL = "solitaire_race_events"
+NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
+
+# A statement ending with this must change a row, or its write fails (``conflict``).
+CHECKED = "returning 'checked'"
+
+INSERT_EVENTS = """
+    insert into race_events (race_id, seq, kind, body, at)
+    select * from unnest($1::bigint[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[])
+    on conflict do nothing
+    returning race_id, seq
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One action in a game's move log."""
+
+    game_id: int
+    seq: int
+    action: str
+    move_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One race event, as JSON text."""
+
+    race_id: int
+    seq: int
+    kind: str
+    body: str
+    at: datetime
+
+
+def _new_future() -> asyncio.Future[None]:
+    return asyncio.get_running_loop().create_future()
+
+
+@dataclass(slots=True)
+class Write:
+    """What one request needs committed; statements run after the inserts, in order."""
+
+    moves: Sequence[MoveRow] = ()
+    events: Sequence[EventRow] = ()
+    statements: Sequence[tuple[str, tuple[Any, ...]]] = ()
+    done: asyncio.Future[None] = field(default_factory=_new_future)
+
+
+class GroupCommitter:
+    """The single writer behind every acknowledged change."""
+
+    def __init__(
+        self, pool: asyncpg.Pool, metrics: Metrics, max_batch: int = 2000, in_flight: int = 4
+    ) -> None:
+        self._pool = pool
+        self._metrics = metrics
+        # Names this process in change notices, so it can skip its own.
+        self.origin = secrets.token_hex(6)
+        self._max_batch = max_batch
+        # Connections of our own, kept out of the pool: releasing a pooled connection
+        # costs a reset round trip per batch. None stands for one to (re)open.
+        self._connections: asyncio.Queue[PoolConnectionProxy | None] = asyncio.Queue()
+        for _ in range(in_flight):
+            self._connections.put_nowait(None)
+        self._held: list[PoolConnectionProxy] = []
+        self._queue: list[Write] = []
+        self._wake = asyncio.Event()
+        self._closing = False
+
+    async def submit(
+        self,
+        moves: Sequence[MoveRow] = (),
+        events: Sequence[EventRow] = (),
+        statements: Sequence[tuple[str, tuple[Any, ...]]] = (),
+    ) -> None:
+        """Wait until these rows are committed.
+
+        Raises:
+            ConflictError: a move row's key was taken by another connection.
+            UnavailableError: the database failed; nothing of this write was kept.
+        """
+        write = Write(moves, events, statements)
+        self._queue.append(write)
+        self._wake.set()
+        # No shield: a cancelled caller cancels only its own future, which the committer
+        # skips; its rows stay in the batch (cheaper than a shield on every move).
+        await write.done
+
+    @property
+    def pending(self) -> int:
+        """Writes waiting for the next batch."""
+        return len(self._queue)
+
+    async def run(self) -> None:
+        """Commit batches until ``close()`` and the queue is empty.
+
+        Up to ``in_flight`` batches commit at once (PostgreSQL then flushes their
+        WAL together), but their writers are woken strictly in queue order, so
+        replies and race events still leave in the order they were queued. Writes
+        that must not overtake each other never share a moment in flight anyway: a
+        game's next move waits for the commit of its last.
+        """
+        previous: asyncio.Future[None] | None = None
+        try:
+            async with asyncio.TaskGroup() as group:
+                while True:
+                    if not self._queue:
+                        if self._closing:
+                            return
+                        self._wake.clear()
+                        await self._wake.wait()
+                        continue
+                    conn = await self._connections.get()
+                    batch = self._queue[: self._max_batch]
+                    del self._queue[: len(batch)]
+                    resolved = asyncio.get_running_loop().create_future()
+                    group.create_task(self._commit(conn, batch, previous, resolved))
+                    previous = resolved
+        finally:
+            for conn in self._held:
+                await self._pool.release(conn)
+            self._held.clear()
+
+    def close(self) -> None:
+        """Stop once every write already queued is committed (``run`` then returns)."""
+        self._closing = True
+        self._wake.set()
+
+    async def _commit(
+        self,
+        conn: PoolConnectionProxy | None,
+        batch: list[Write],
+        previous: asyncio.Future[None] | None,
+        resolved: asyncio.Future[None],
+    ) -> None:
+        started = time.perf_counter()
+        failed: set[int] = set()
+        error: Exception | None = None
+        try:
+            if conn is None:
+                conn = await self._pool.acquire()
+                self._held.append(conn)
+            live = conn
+            if previous is not None and any(write.statements for write in batch):
+                # Statements change rows (a race's state) that earlier writes may change
+                # too: they must land in queue order, so wait for everything before.
+                await previous
+            if not await self._in_one_statement(live, batch):
+                while True:
+                    try:
+                        await self._transaction(live, batch, failed)
+                        break
+                    except _Retry as retry:
+                        # Commit the rest without the losers, so nothing of theirs is kept.
+                        if retry.failed <= failed:
+                            raise RuntimeError("a conflict names no new write") from retry
+                        failed |= retry.failed
+        except Exception as err:  # the database (or the network to it) failed
+            error = err
+            log.error("commit_failed", error=repr(err), writes=len(batch))
+            if conn is not None:
+                self._held.remove(conn)
+                await self._pool.release(conn)
+                conn = None
+        self._connections.put_nowait(conn)
+        if error is None:
+            self._metrics.observe_commit(time.perf_counter() - started, len(batch))
+        try:
+            if previous is not None:
+                await previous
+            for index, write in enumerate(batch):
+                if write.done.done():
+                    continue
+                if error is not None:
+                    write.done.set_exception(UnavailableError())
+                elif index in failed:
+                    write.done.set_exception(ConflictError())
+                else:
+                    write.done.set_result(None)
+        finally:
+            resolved.set_result(None)
+
+    def notices(self, events: Sequence[EventRow]) -> list[str]:
+        """The change notices of these events: each race with its highest sequence number."""
+        last: dict[int, int] = {}
+        for event in events:
+            if event.seq > last.get(event.race_id, 0):
+                last[event.race_id] = event.seq
+        notices: list[str] = []
+        pairs: list[str] = []
+        size = 0
+        for race, seq in last.items():
+            pair = f"{race}:{seq}"
+            if pairs and size + len(pair) > NOTICE_BYTES:
+                notices.append(f"{self.origin}:{','.join(pairs)}")
+                pairs, size = [], 0
+            pairs.append(pair)
+            size += len(pair) + 1
+        if pairs:
+            notices.append(f"{self.origin}:{','.join(pairs)}")
+        return notices
+
+    async def _in_one_statement(self, conn: PoolConnectionProxy, batch: list[Write]) -> bool:
+        """Commit a batch of only moves and events in one round trip; False if not done."""
+        if any(write.statements for write in batch):
+            return False
+        moves = [row for write in batch for row in write.moves]
+        events = [row for write in batch for row in write.events]
+        try:
+            await conn.fetchval(
+                INSERT_ALL,
+                [m.game_id for m in moves],
+                [m.seq for m in moves],
+                [m.action for m in moves],
+                [m.move_id for m in moves],
+                [e.race_id for e in events],
+                [e.seq for e in events],
+                [e.kind for e in events],
+                [e.body for e in events],
+                [e.at for e in events],
+                len(moves),
+                len(events),
+                self.notices(events),
+            )
+        except asyncpg.DivisionByZeroError:
+            return False  # some move lost its key to another connection
+        return True
+
+    async def _transaction(
+        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int]
+    ) -> None:
+        """Insert the batch minus ``skip``, or raise ``_Retry`` naming the conflicting writes."""
+        owners: dict[tuple[int, int], int] = {}
+        games: list[int] = []
+        seqs: list[int] = []
+        actions: list[str] = []
+        move_ids: list[str | None] = []
+        for index, write in enumerate(batch):
+            if index in skip:
+                continue
+            for row in write.moves:
+                owners[(row.game_id, row.seq)] = index
+                games.append(row.game_id)
+                seqs.append(row.seq)
+                actions.append(row.action)
+                move_ids.append(row.move_id)
+        async with conn.transaction():
+            if games:
+                inserted = await conn.fetch(INSERT_MOVES, games, seqs, actions, move_ids)
+                kept = {(r["game_id"], r["seq"]) for r in inserted}
+                failed = {owner for key, owner in owners.items() if key not in kept}
+                if failed:
+                    raise _Retry(failed)
+            events = [row for i, w in enumerate(batch) if i not in skip for row in w.events]
+            if events:
+                stored = await conn.fetch(
+                    INSERT_EVENTS,
+                    [e.race_id for e in events],
+                    [e.seq for e in events],
+                    [e.kind for e in events],
+                    [e.body for e in events],
+                    [e.at for e in events],
+                )
+                for notice in self.notices(events):
+                    await conn.execute("select pg_notify($1, $2)", CHANNEL, notice)
+                if len(stored) < len(events):
+                    # Another process numbered events of the same race: it moved first.
+                    taken = {(e.race_id, e.seq) for e in events} - {
+                        (r["race_id"], r["seq"]) for r in stored
+                    }
+                    raise _Retry(
+                        {
+                            i
+                            for i, w in enumerate(batch)
+                            if any((e.race_id, e.seq) in taken for e in w.events)
+                        }
+                    )
+            for index, write in enumerate(batch):
+                if index not in skip:
+                    for sql, args in write.statements:
+                        if CHECKED in sql:
+                            # compare-and-set: no row back means someone else changed it
+                            if not await conn.fetch(sql, *args):
+                                raise _Retry({index})
+                        else:
+                            await conn.execute(sql, *args)
+
+
+class _Retry(Exception):
+    """Raised inside the transaction to roll it back when some moves conflicted."""
+
+    def __init__(self, failed: set[int]) -> None:
+        super().__init__(f"{len(failed)} conflicting writes")
+        self.failed = failed

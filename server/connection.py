@@ -1,0 +1,397 @@
+"""One WebSocket connection: limits, hello, who is acting, and dispatch.
+
+The connection only parses, checks limits and identity, calls the arena and
+sends what it returns. Every failure becomes an ``error`` reply with a stable
+code; nothing a client sends can end the server's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from server import protocol as p
+from server.arena import Arena
+from server.config import ServerConfig
+from server.errors import ArenaError, IdentityError, ProtocolError, forbidden
+from server.identity import (
+    Principal,
+    TokenSigner,
+    check_discord_user,
+    check_service_token,
+    clean_name,
+)
+
+IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
+FLOOD_CLOSE = 1008  # policy violation: the rate limit was ignored
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` messages per second on average, up to ``burst`` at once."""
+
+    rate: float
+    burst: int
+    tokens: float = 0.0
+    stamp: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class IdleTimer:
+    """Ends a connection's wait for its next frame once the wait has lasted too long.
+
+    ``asyncio.timeout`` around each ``recv`` would set and cancel a timer per message;
+    this one notes when each wait starts and looks only when its one timer fires,
+    setting it again for the time left. ``limit`` is asked each time (a connection
+    becomes a service connection at hello); None means no limit.
+    """
+
+    def __init__(self, limit: Callable[[], float | None]) -> None:
+        self._limit = limit
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
+        self._since = self._loop.time()
+        self._waiting = False
+        self._expired = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._check()
+
+    async def recv(self, websocket: ServerConnection) -> str | bytes | None:
+        """The next frame, or None when none came within the limit."""
+        self._since = self._loop.time()
+        self._waiting = True
+        try:
+            return await websocket.recv()
+        except asyncio.CancelledError:
+            assert self._task is not None
+            if self._expired and self._task.uncancel() == 0:
+                return None  # cancelled by this timer alone
+            raise
+        finally:
+            self._waiting = False
+
+    def stop(self) -> None:
+        """Cancel the timer (the connection is over)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _check(self) -> None:
+        self._timer = None
+        limit = self._limit()
+        if limit is None or self._task is None:
+            return
+        now = self._loop.time()
+        due = self._since + limit if self._waiting else now + limit
+        if self._waiting and now >= due:
+            self._expired = True
+            self._task.cancel()
+            return
+        self._timer = self._loop.call_at(due, self._check)
+
+
+class Connection:
+    """A client's connection from hello to close."""
+
+    def __init__(
+        self,
+        websocket: ServerConnection,
+        arena: Arena,
+        signer: TokenSigner,
+        config: ServerConfig,
+    ) -> None:
+        self.websocket = websocket
+        self.arena = arena
+        self.signer = signer
+        self.config = config
+        self.metrics = arena.metrics
+        self.player: Principal | None = None
+        # Principals a service connection acted for, so each costs one write, not one
+        # per message (bounded: a bot acts for its active users).
+        self.principals: dict[str, Principal] = {}
+        self.service = False
+        self.locale = "en"
+        self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
+        # A service connection's per-player buckets (the connection's own bucket then
+        # caps all of them together; see ``limit_player``).
+        self.player_buckets: dict[str, TokenBucket] = {}
+        self.rejected = 0
+        self.log = structlog.get_logger("server.connection").bind(conn=websocket.id.hex[:8])
+        self._handlers: dict[type, Callable[[Principal, Any], Awaitable[p.Message]]] = {
+            p.CreateRace: lambda who, m: arena.create_race(who, m, websocket),
+            p.JoinRace: lambda who, m: arena.join_race(who, m, websocket),
+            p.LeaveRace: arena.leave_race,
+            p.StartRace: arena.start_race,
+            p.GetRace: lambda who, m: arena.get_race(who, m, websocket),
+            p.Resume: lambda who, m: arena.resume(who, m, websocket),
+            p.Practice: arena.practice,
+            p.Move: arena.move,
+            p.Undo: arena.undo,
+            p.Hint: arena.hint,
+            p.Check: arena.check,
+            p.JumpBack: arena.jump_back,
+            p.Resign: arena.resign,
+            p.AutoFinish: arena.auto_finish,
+            p.GetView: arena.get_view,
+            p.DailyInfo: arena.dailies.info,
+            p.DailyStart: arena.dailies.start,
+            p.DailyBoard: arena.boards.daily_board,
+            p.DailyAround: arena.boards.daily_around,
+            p.PlayerStats: arena.boards.player_stats,
+            p.RaceHistory: arena.boards.race_history,
+            p.RaceResult: arena.boards.race_result,
+            p.GetReplay: arena.boards.replay,
+            p.AllTimeBoard: arena.boards.all_time,
+            p.MyGames: arena.listings.my_games,
+        }
+
+    async def run(self) -> None:
+        """Serve messages until the client leaves, idles out or floods."""
+        self.metrics.connections += 1
+        self.metrics.connections_total += 1
+        # This task's log context: every line logged while serving it names the
+        # connection (and, after hello, the player), in arena code too.
+        structlog.contextvars.bind_contextvars(conn=self.websocket.id.hex[:8])
+        self.log.info("connected", remote=str(self.websocket.remote_address))
+        idle = IdleTimer(self.idle_limit)
+        try:
+            while True:
+                frame = await idle.recv(self.websocket)
+                if frame is None:
+                    await self.close(IDLE_CLOSE, "idle timeout")
+                    return
+                if not await self.receive(frame):
+                    return
+        except ConnectionClosed:
+            pass
+        finally:
+            idle.stop()
+            self.metrics.connections -= 1
+            self.arena.unwatch(self.websocket)
+            self.log.info("disconnected", code=self.websocket.close_code)
+
+    def idle_limit(self) -> float | None:
+        """Seconds of silence before closing; a service connection has its own (or none)."""
+        return self.config.service_idle_timeout if self.service else self.config.idle_timeout
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close with ``code``, reading (and dropping) what the client still sends.
+
+        Reading on matters: when unread messages fill the inbound queue the
+        connection stops reading, and would never see the client's close frame.
+        """
+
+        async def drain() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    await self.websocket.recv()
+
+        self.log.info("closing", code=code, reason=reason)
+        async with asyncio.TaskGroup() as group:
+            group.create_task(self.websocket.close(code, reason))
+            group.create_task(drain())
+
+    async def receive(self, frame: str | bytes) -> bool:
+        """Handle one frame; False when the connection was closed for flooding."""
+        started = time.perf_counter()
+        try:
+            return await self._receive(frame)
+        finally:
+            self.metrics.observe_request(time.perf_counter() - started)
+
+    async def _receive(self, frame: str | bytes) -> bool:
+        if not self.bucket.take():
+            self.rejected += 1
+            if self.rejected > self.config.flood_close_after:
+                self.metrics.errors["rate_limited"] += 1
+                await self.close(FLOOD_CLOSE, "rate limit exceeded")
+                return False
+            error = ProtocolError("rate_limited", rate=self.bucket.rate)
+            error.request_id = p.request_id_of(frame)
+            await self.reply_error(error)
+            return True
+        self.rejected = 0
+        try:
+            message = p.parse(frame)
+        except ArenaError as err:
+            await self.reply_error(err)
+            return True
+        kind = type(message).__struct_config__.tag
+        self.metrics.messages[str(kind)] += 1
+        try:
+            reply = await self.dispatch(message)
+        except ArenaError as err:
+            err.request_id = message.id
+            await self.reply_error(err)
+        except Exception:
+            self.log.exception("request_failed", type=kind)
+            internal = ArenaError("internal")
+            internal.request_id = message.id
+            await self.reply_error(internal)
+        else:
+            # UTF-8 bytes sent as a text frame: no decode here and re-encode in websockets.
+            await self.websocket.send(p.encode(reply), text=True)
+        return True
+
+    async def dispatch(self, message: p.ClientMessage) -> p.Message:
+        """Check who is asking and hand the message to the arena."""
+        if isinstance(message, p.Hello):
+            return await self.hello(message)
+        if self.player is None and not self.service:
+            raise ProtocolError("not_authenticated")
+        if isinstance(message, p.OpenRaces):
+            return await self.open_races(message)
+        who = await self.acting(message)
+        handler = self._handlers[type(message)]
+        return await handler(who, message)
+
+    async def acting(self, message: p.Request) -> Principal:
+        """The player a message acts for: the guest itself, or a service's principal.
+
+        Raises:
+            IdentityError: a guest naming someone (``forbidden``), or a service client
+                naming no one or a principal that is not ``discord:<id>``.
+        """
+        if not self.service:
+            if message.act_as is not None:
+                raise forbidden(
+                    "Only a service client may act for another player.",
+                    "Nur ein Dienst darf für andere Spieler handeln.",
+                )
+            assert self.player is not None
+            return self.player
+        if message.act_as is None:
+            raise forbidden(
+                "A service client must name the player it acts for (act_as).",
+                "Ein Dienst muss angeben, für wen er handelt (act_as).",
+            )
+        user, locale = message.act_as.user, message.act_as.locale
+        check_discord_user(user)
+        self.limit_player(user)
+        name = clean_name(message.act_as.name, user) if message.act_as.name else None
+        known = self.principals.get(user)
+        if (
+            known is None
+            or (name or known.name) != known.name
+            or (locale or known.locale) != (known.locale)
+        ):
+            # New to this connection, or renamed: store (one write), then remember.
+            known = await self.arena.storage.discord_player(user, name, locale)
+            if len(self.principals) >= 10_000:
+                self.principals.clear()
+            self.principals[user] = known
+        self.locale = locale or known.locale
+        structlog.contextvars.bind_contextvars(player=known.player_id)
+        return known
+
+    async def open_races(self, message: p.OpenRaces) -> p.OpenRacesReply:
+        """A service asks for races not yet finished (for itself: no ``act_as``)."""
+        if not self.service or message.act_as is not None:
+            raise forbidden(
+                "Only a service client may list open races, and for itself (no act_as).",
+                "Nur ein Dienst darf offene Rennen auflisten, und für sich (ohne act_as).",
+            )
+        return await self.arena.listings.open_races(message)
+
+    def limit_player(self, user: str) -> None:
+        """Spend a token of ``user``'s own bucket on this service connection.
+
+        The bot brings every Discord user through one connection, so the guest's
+        per-connection limit applies to each of them separately here; one user
+        flooding is refused without slowing the others (or closing the connection).
+
+        Raises:
+            ProtocolError: ``rate_limited`` when this user's bucket is empty.
+        """
+        bucket = self.player_buckets.get(user)
+        if bucket is None:
+            if len(self.player_buckets) >= 10_000:
+                # Bounded: dropping buckets can only forgive users, never block one.
+                self.player_buckets.clear()
+            bucket = TokenBucket(self.config.rate_per_second, self.config.rate_burst)
+            self.player_buckets[user] = bucket
+        if not bucket.take():
+            raise ProtocolError("rate_limited", rate=self.config.rate_per_second)
+
+    async def hello(self, message: p.Hello) -> p.Welcome:
+        """Agree the version and establish who this connection is."""
+        if self.player is not None or self.service:
+            raise ProtocolError("already_authenticated")
+        if message.protocol != p.PROTOCOL_VERSION:
+            raise ProtocolError(
+                "unsupported_version", version=message.protocol, supported=p.PROTOCOL_VERSION
+            )
+        if message.act_as is not None:
+            raise forbidden(
+                "hello cannot act for another player.",
+                "hello kann nicht für andere Spieler handeln.",
+            )
+        self.locale = message.locale
+        now = self.arena.clock()
+        if message.service_token is not None:
+            check_service_token(message.service_token, self.config.service_tokens)
+            self.service = True
+            self.bucket = TokenBucket(
+                self.config.service_rate_per_second, self.config.service_rate_burst
+            )
+            self.log = self.log.bind(service=True)
+            self.log.info("service_hello")
+            return p.Welcome(
+                id=message.id, protocol=p.PROTOCOL_VERSION, server_time=now, service=True
+            )
+        if message.token is not None:
+            player = await self.arena.storage.player(self.signer.verify(message.token))
+            if player is None or not player.user.startswith("guest:"):
+                raise IdentityError("bad_token")
+            token = message.token
+        else:
+            name = clean_name(message.name, "") or None
+            player = await self.arena.storage.create_guest(name, message.locale)
+            token = self.signer.sign(player.player_id)
+        self.player = player
+        self.log = self.log.bind(player=player.player_id)
+        structlog.contextvars.bind_contextvars(player=player.player_id)
+        self.log.info("hello", resumed=message.token is not None)
+        return p.Welcome(
+            id=message.id,
+            protocol=p.PROTOCOL_VERSION,
+            server_time=now,
+            player=p.PlayerInfo(id=player.player_id, name=player.name, user=player.user),
+            token=token,
+        )
+
+    async def reply_error(self, err: ArenaError) -> None:
+        """Send an error reply in the connection's language."""
+        self.metrics.errors[err.code] += 1
+        details = {k: v for k, v in err.details.items() if k != "reason_de"}
+        reply = p.ErrorMessage(
+            id=err.request_id,
+            code=err.code,
+            message=err.message(self.locale),
+            details=details,
+            view=err.view,
+        )
+        self.log.info("error_reply", code=err.code)
+        with contextlib.suppress(ConnectionClosed):
+            await self.websocket.send(p.encode(reply), text=True)

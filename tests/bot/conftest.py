@@ -1,0 +1,75 @@
+"""A real race server for the bot's tests, and the bot's own client connected to it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    # discord.py imports the standard library's audioop for voice, which Python 3.11
+    # marks deprecated; the bot uses no voice. Imported once here, then cached.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import discord  # noqa: F401
+
+from discord_fakes import Bot, FakeBot
+
+from bot.client import ArenaClient
+from bot.cog import SolitaireCog
+from bot.desk import RaceDesk
+from bot.table import Table
+from server.app import ArenaServer
+from server.config import ServerConfig
+
+SERVICE_TOKEN = "bot-test-service-token"
+
+MakeClient = Callable[..., Awaitable[ArenaClient]]
+
+
+@pytest.fixture
+async def arena(database_url: str) -> AsyncIterator[ArenaServer]:
+    """A real server on an ephemeral port over a fresh database."""
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        service_tokens=(SERVICE_TOKEN,),
+        daily_prepare_ahead=False,  # prove only the daily deal a test asks for
+    )
+    async with ArenaServer(config, database_url) as running:
+        yield running
+
+
+@pytest.fixture
+async def make_client(arena: ArenaServer) -> AsyncIterator[MakeClient]:
+    """Start bot clients against the test server (closed after the test)."""
+    clients: list[ArenaClient] = []
+
+    async def start(token: str = SERVICE_TOKEN, **options: Any) -> ArenaClient:
+        options.setdefault("backoff_initial", 0.02)
+        client = ArenaClient(arena.url, token, **options)
+        clients.append(client)
+        await client.start(timeout=10)
+        return client
+
+    yield start
+    for client in clients:
+        await client.close()
+
+
+@pytest.fixture
+async def bot(arena: ArenaServer) -> AsyncIterator[Bot]:
+    """The bot's table, commands and race desk on a real client of the real server."""
+    desk = RaceDesk(interval=0.05)
+    client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
+    await client.start(timeout=10)
+    runner = asyncio.create_task(desk.run())
+    table = Table(client, desk)
+    yield Bot(table, SolitaireCog(table), FakeBot(table), desk)
+    runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await runner
+    await client.close()

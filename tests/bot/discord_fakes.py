@@ -1,0 +1,234 @@
+"""Small stand-ins for the parts of Discord the bot touches, recording what it sends.
+
+Discord itself is unreachable in tests. These fakes have the surface the bot uses
+(``interaction.response``, ``.followup``, ``.edit_original_response``, a channel
+whose messages can be edited) and keep every message with its buttons, so tests
+can read what a user would see and press buttons the way discord.py dispatches
+them: the item is rebuilt from its custom id alone (as after a bot restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.cog import SolitaireCog
+from bot.desk import RaceDesk
+from bot.table import Table
+
+_ids = itertools.count(10_000)
+
+
+@dataclass
+class FakeMessage:
+    """A message as a user sees it: text, buttons, and whether only they see it."""
+
+    content: str
+    view: discord.ui.View | None = None
+    ephemeral: bool = False
+    id: int = field(default_factory=lambda: next(_ids))
+    edits: int = 0
+
+    async def edit(self, *, content: str | None = None, view: Any = ...) -> FakeMessage:
+        if content is not None:
+            self.content = content
+        if view is not ...:
+            self.view = view
+        self.edits += 1
+        return self
+
+    def items(self) -> list[Any]:
+        return list(self.view.children) if self.view is not None else []
+
+    def labels(self) -> list[str]:
+        return [i.item.label for i in self.items() if isinstance(i.item, discord.ui.Button)]
+
+    def enabled(self) -> list[str]:
+        return [
+            i.item.label
+            for i in self.items()
+            if isinstance(i.item, discord.ui.Button) and not i.item.disabled
+        ]
+
+    def find(self, label: str) -> Any:
+        """The button labelled ``label`` (or the select menu when ``label`` is "select")."""
+        for child in self.items():
+            if label == "select" and isinstance(child.item, discord.ui.Select):
+                return child
+            if getattr(child.item, "label", None) == label:
+                return child
+        raise AssertionError(f"no item {label!r} in {self.labels()}")
+
+
+@dataclass
+class FakeChannel:
+    """A text channel: keeps the messages sent in it and edits them by id."""
+
+    id: int = field(default_factory=lambda: next(_ids))
+    messages: dict[int, FakeMessage] = field(default_factory=dict)
+
+    def get_partial_message(self, message_id: int) -> FakeMessage:
+        return self.messages[message_id]
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    locale: str = "en-US"  # the Discord client's language, sent with every interaction
+    bot: bool = False
+
+    @property
+    def display_name(self) -> str:
+        return self.name
+
+
+class FakeResponse:
+    """``interaction.response``: one answer at most, as on Discord."""
+
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self.interaction = interaction
+        self.deferred: dict[str, bool] | None = None
+        self.answered = False
+
+    def is_done(self) -> bool:
+        return self.answered
+
+    def _answer(self) -> None:
+        assert not self.answered, "an interaction can be answered only once"
+        self.answered = True
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        self._answer()
+        self.deferred = {"ephemeral": ephemeral, "thinking": thinking}
+
+    async def send_message(
+        self, content: str, *, ephemeral: bool = False, view: Any = None
+    ) -> None:
+        self._answer()
+        self.interaction.record(content, view, ephemeral)
+
+
+class FakeFollowup:
+    """``interaction.followup``: messages after a defer."""
+
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self.interaction = interaction
+
+    async def send(
+        self, content: str, *, ephemeral: bool = False, wait: bool = False, view: Any = None
+    ) -> FakeMessage:
+        assert self.interaction.response.is_done(), "followup before any response"
+        thinking = self.interaction.original
+        if thinking is not None and thinking.edits == 0 and not thinking.content:
+            # As on Discord: the first followup after a defer replaces the "thinking" message.
+            thinking.ephemeral = ephemeral
+            return await thinking.edit(content=content, view=view)
+        return self.interaction.record(content, view, ephemeral)
+
+
+class FakeInteraction:
+    """One interaction of ``user``: a command, or a press on ``message``."""
+
+    def __init__(
+        self,
+        client: Any,
+        user: FakeUser,
+        *,
+        locale: str | None = None,
+        guild_id: int | None = 1,
+        channel: FakeChannel | None = None,
+        message: FakeMessage | None = None,
+    ) -> None:
+        self.client = client
+        self.user = user
+        self.locale = discord.Locale(locale or user.locale)
+        self.guild_locale = None
+        self.guild_id = guild_id
+        self.channel = channel or FakeChannel()
+        self.message = message
+        self.response = FakeResponse(self)
+        self.followup = FakeFollowup(self)
+        self.sent: list[FakeMessage] = []
+        self.data: dict[str, Any] = {}
+        self.original: FakeMessage | None = None  # a command's deferred response
+
+    def record(self, content: str, view: Any, ephemeral: bool) -> FakeMessage:
+        assert len(content) <= 2000
+        message = FakeMessage(content, view, ephemeral)
+        self.sent.append(message)
+        if not ephemeral:
+            self.channel.messages[message.id] = message
+        return message
+
+    async def original_response(self) -> FakeMessage:
+        """A command's deferred response (the "thinking" message), or a press's message."""
+        assert self.response.is_done(), "no response yet"
+        if self.message is not None:
+            return self.message
+        if self.original is None:
+            deferred = self.response.deferred or {}
+            self.original = self.record("", None, bool(deferred.get("ephemeral")))
+        return self.original
+
+    async def edit_original_response(self, *, content: str, view: Any) -> FakeMessage:
+        assert self.response.is_done(), "edit before any response"
+        original = await self.original_response()
+        return await original.edit(content=content, view=view)
+
+
+@dataclass
+class FakeBot:
+    """What ``interaction.client`` offers the bot's items: the table."""
+
+    table: Any
+
+
+async def press(
+    bot: FakeBot,
+    user: FakeUser,
+    message: FakeMessage,
+    label: str,
+    *,
+    value: str | None = None,
+    locale: str | None = None,
+    channel: FakeChannel | None = None,
+) -> FakeInteraction:
+    """Press the button ``label`` (or choose ``value`` in the select menu) as ``user``.
+
+    Like discord.py, the item is rebuilt from its custom id alone, then called.
+    """
+    child = message.find(label)
+    template = type(child).__discord_ui_compiled_template__
+    match = template.fullmatch(child.item.custom_id)
+    assert match is not None
+    interaction = FakeInteraction(bot, user, locale=locale, message=message, channel=channel)
+    item = await type(child).from_custom_id(interaction, child.item, match)
+    if value is not None:
+        item._refresh_state(interaction, {"values": [value]})
+    await item.callback(interaction)
+    return interaction
+
+
+@dataclass
+class Bot:
+    """The bot's own layers wired together as bot/app.py wires them, minus Discord."""
+
+    table: Table
+    cog: SolitaireCog
+    fake: FakeBot
+    desk: RaceDesk
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    """Wait until ``check()`` holds (the desk edits race messages in the background)."""
+    for _ in range(400):
+        if check():
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"never happened: {what}")

@@ -1,0 +1,126 @@
+"""The standings coalescer: a burst of events becomes few edits, the last state always shown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from typing import Any, cast
+
+import msgspec
+from discord_fakes import FakeMessage, until
+
+from bot.coalesce import EditCoalescer
+from bot.desk import RaceDesk
+from server import protocol as p
+
+
+class TestBurst:
+    def test_a_burst_costs_one_edit_now_and_one_after_the_interval(self) -> None:
+        coalescer: EditCoalescer[int] = EditCoalescer(interval=2.0)
+        edits: list[tuple[float, int]] = []
+        now = 100.0
+        for i in range(500):  # 500 progress events within one second
+            coalescer.mark(7)
+            now = 100.0 + i / 500
+            edits += [(now, key) for key in coalescer.due(now)]
+        assert edits == [(100.0, 7)]
+        assert coalescer.pending
+        wait = coalescer.next_due(now)
+        assert wait is not None and abs(now + wait - 102.0) < 1e-9
+        assert coalescer.due(101.9) == []
+        assert coalescer.due(102.0) == [7]
+        assert not coalescer.pending and coalescer.next_due(102.0) is None
+
+    def test_edits_of_one_message_never_come_closer_than_the_interval(self) -> None:
+        coalescer: EditCoalescer[str] = EditCoalescer(interval=1.5)
+        times: dict[str, list[float]] = {"a": [], "b": []}
+        for step in range(1000):
+            now = step * 0.01
+            coalescer.mark("a")
+            if step % 3 == 0:
+                coalescer.mark("b")
+            for key in coalescer.due(now):
+                times[key].append(now)
+        for edited in times.values():
+            assert len(edited) >= 6
+            assert all(b - a >= 1.5 - 1e-9 for a, b in itertools.pairwise(edited))
+
+    def test_messages_are_independent_and_can_be_forgotten(self) -> None:
+        coalescer: EditCoalescer[int] = EditCoalescer(interval=5.0)
+        coalescer.mark(1)
+        assert coalescer.due(0.0) == [1]
+        coalescer.mark(1)
+        coalescer.mark(2)
+        assert coalescer.due(1.0) == [2]
+        assert coalescer.next_due(1.0) == 4.0
+        coalescer.forget(1)
+        assert coalescer.next_due(1.0) is None
+        coalescer.mark(1)
+        assert coalescer.due(1.0) == [1]  # forgotten: no interval to wait out
+
+
+def race_info(race: int, players: int) -> dict[str, Any]:
+    """A running race's full state, built with the server's own protocol types."""
+    info = p.RaceInfo(
+        race=race,
+        state="running",
+        seq=1,
+        creator=1,
+        settings=p.RaceSettings(
+            variant="spider-1",
+            options={},
+            max_players=8,
+            start="now",
+            countdown_s=0,
+            time_limit_s=None,
+            allow_undo=True,
+            allow_hints=False,
+        ),
+        commitment="ab" * 32,
+        players=[p.Standing(player=i, name=f"P{i}") for i in range(1, players + 1)],
+        starts_at=1_000,
+    )
+    return cast(dict[str, Any], msgspec.to_builtins(info))
+
+
+def progress(race: int, seq: int, player: int, foundation: int) -> dict[str, Any]:
+    event = p.Event(
+        race=race,
+        seq=seq,
+        time=seq,
+        event=p.ProgressEvent(
+            standings=[
+                p.Standing(player=player, name=f"P{player}", foundation=foundation, moves=seq)
+            ]
+        ),
+    )
+    return cast(dict[str, Any], msgspec.to_builtins(event))
+
+
+class TestDesk:
+    async def test_a_burst_of_events_becomes_one_edit_with_the_latest_standings(self) -> None:
+        desk = RaceDesk(interval=0.05)
+        message = FakeMessage("")
+        desk.on_race(race_info(9, 3))
+        desk.attach(9, message, "en")
+        runner = asyncio.create_task(desk.run())
+        try:
+            await until(lambda: message.edits == 1, "the first edit")
+            for seq in range(2, 502):  # 500 events arrive between two turns of the loop
+                desk.on_event(progress(9, seq, 1 + seq % 3, seq // 10))
+            await until(lambda: message.edits == 2, "the burst's edit")
+            await asyncio.sleep(0.2)  # several intervals: nothing more is dirty
+            assert message.edits == 2 and desk.edits == 2
+            assert message.content.splitlines()[-3:] == [  # each player's last event
+                "🥇1. P3: 50 cards home, 500 moves",
+                "🥈2. P1: 50 cards home, 501 moves",
+                "🥉3. P2: 49 cards home, 499 moves",
+            ]
+            desk.on_event(progress(9, 300, 1, 99))  # old news: already past seq 300
+            await asyncio.sleep(0.1)
+            assert message.edits == 2
+        finally:
+            runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runner

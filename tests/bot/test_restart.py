@@ -1,0 +1,118 @@
+"""After a bot restart, against a real server: a user's current game is found again
+(my_games), and the messages of open races are edited again (open_races).
+
+A restart is a new Table, RaceDesk and server client with empty memories, as
+bot/app.py builds them; the old client is closed first, so only the new bot can
+follow the race.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from conftest import SERVICE_TOKEN, MakeClient
+from discord.app_commands import Choice
+from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, until
+
+import engine
+from bot.client import Actor, ArenaClient
+from bot.cog import SolitaireCog
+from bot.desk import RaceDesk
+from bot.table import Table
+from server.app import ArenaServer
+
+ERIKA = FakeUser(801, "Erika", locale="de")
+FRANK = FakeUser(802, "Frank")
+KLONDIKE = Choice(name="Klondike", value="klondike")
+
+
+async def call(table: Table, name: str, user: FakeUser, **arguments: Any) -> FakeInteraction:
+    interaction = FakeInteraction(None, user)
+    await getattr(SolitaireCog, name).callback(SolitaireCog(table), interaction, **arguments)
+    return interaction
+
+
+@pytest.fixture
+async def restarted(arena: ArenaServer) -> AsyncIterator[Table]:
+    """A second bot on the same server, started with nothing in memory."""
+    desk = RaceDesk(interval=0.05)
+    client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
+    await client.start(timeout=10)
+    runner = asyncio.create_task(desk.run())
+    yield Table(client, desk)
+    runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await runner
+    await client.close()
+
+
+class TestMyGames:
+    async def test_typed_commands_find_the_game_again(self, bot: Bot, restarted: Table) -> None:
+        await call(bot.table, "play", ERIKA, variant=KLONDIKE, deal=engine.deal_code(5))
+        assert restarted.games == {}
+        moved = await call(restarted, "move", ERIKA, move="d")
+        assert "Züge 1" in moved.sent[0].content and "⚠️" not in moved.sent[0].content
+        shown = await call(restarted, "board", ERIKA)
+        assert "Züge 1" in shown.sent[0].content
+
+    async def test_the_newest_game_still_being_played_wins(
+        self, bot: Bot, restarted: Table
+    ) -> None:
+        await call(bot.table, "play", FRANK, variant=KLONDIKE, deal=engine.deal_code(5))
+        await call(bot.table, "play", FRANK, variant=KLONDIKE, deal=engine.deal_code(6))
+        await call(bot.table, "resign", FRANK)  # deal 6 is over: deal 5 is the current game
+        shown = await call(restarted, "board", FRANK)
+        assert "deal 5" in shown.sent[0].content
+
+    async def test_a_dm_move_finds_the_game_again(self, bot: Bot, restarted: Table) -> None:
+        await call(bot.table, "play", FRANK, variant=KLONDIKE, deal=engine.deal_code(5))
+        sent: list[str] = []
+
+        class Channel:
+            async def send(self, content: str, **extra: Any) -> None:
+                sent.append(content)
+
+        class Message:
+            author = FRANK
+            content = "d"
+            channel = Channel()
+
+        await restarted.dm_move(Message())
+        assert "Moves 1" in sent[0]
+
+    async def test_without_any_game_it_still_says_so(self, restarted: Table) -> None:
+        done = await call(restarted, "undo", FakeUser(899, "Nobody"))
+        assert "no game open" in done.sent[0].content
+
+
+class TestRaceMessages:
+    async def test_a_restarted_bot_edits_the_race_message_again(
+        self, bot: Bot, restarted: Table, make_client: MakeClient
+    ) -> None:
+        channel = FakeChannel()
+        opening = FakeInteraction(bot.fake, ERIKA, channel=channel)
+        await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
+        [lobby] = opening.sent
+        assert channel.messages[lobby.id] is lobby and "Erika" in lobby.content
+        await bot.table.client.close()  # the old bot is gone
+
+        channels = {channel.id: channel}
+        assert await restarted.reattach_races([1, 2], channels.get) == 1
+        assert await restarted.reattach_races([1], channels.get) == 0  # already followed
+        other = await make_client()
+        race = next(iter(restarted.desk.races))
+        await other.request("join_race", Actor(FRANK.id, "Frank"), race=race)
+        await until(lambda: "Erika, Frank" in lobby.content, "Frank shown by the new bot")
+        assert "Spieler:" in lobby.content  # still in the language it was opened in
+
+    async def test_races_in_unknown_channels_are_left_alone(
+        self, bot: Bot, restarted: Table
+    ) -> None:
+        opening = FakeInteraction(bot.fake, FRANK)
+        await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
+        assert await restarted.reattach_races([1], lambda channel_id: None) == 0
+        assert restarted.desk.races == {}

@@ -1,0 +1,55 @@
+"""A real race server on an ephemeral port, and a small real WebSocket client for it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+from arena_client import SERVICE_TOKEN, Client
+from websockets.asyncio.client import connect as ws_connect
+
+from server.app import ArenaServer
+from server.config import ServerConfig
+
+Connect = Callable[..., Awaitable[Client]]
+
+
+@pytest.fixture
+def server_config() -> ServerConfig:
+    """Settings of the test server; tests may replace the fixture to change limits."""
+    return ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        service_tokens=(SERVICE_TOKEN,),
+        rate_per_second=1000,
+        rate_burst=1000,
+        progress_interval_ms=0,  # one progress event per move: tests follow every change
+        daily_prepare_ahead=False,  # no deal solver running beside these tests
+        race_winnable_seconds=2.0,  # Yukon and Klondike deals are proven in well under that
+        solver_help_seconds=2.0,
+    )
+
+
+@pytest.fixture
+async def server(database_url: str, server_config: ServerConfig) -> AsyncIterator[ArenaServer]:
+    """A real server on an ephemeral port over a fresh database."""
+    async with ArenaServer(server_config, database_url) as running:
+        yield running
+
+
+@pytest.fixture
+async def connect(server: ArenaServer) -> AsyncIterator[Connect]:
+    """Open clients to the test server; ``hello`` fields are sent unless ``hello=None``."""
+    clients: list[Client] = []
+
+    async def open_client(hello: dict[str, Any] | None = None, **fields: Any) -> Client:
+        client = Client(await ws_connect(server.url, max_queue=None))
+        clients.append(client)
+        if hello is not None or fields:
+            client.welcome = await client.ok("hello", **(hello or {}), **fields)
+        return client
+
+    yield open_client
+    for client in clients:
+        await client.close()

@@ -1,0 +1,146 @@
+"""Playing over real sockets: bad moves, retransmissions, undo, hints, forks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+from arena_client import Client
+from websockets.asyncio.client import connect as ws_connect
+
+from server.app import ArenaServer
+
+
+async def test_unreadable_illegal_and_ambiguous_moves_change_nothing(connect: Any) -> None:
+    ann = await connect(name="Ann", locale="de")
+    # In this Russian deal, after these moves "3 1" fits two moves.
+    opening = ["4:5>3", "6:4>7", "7>2", "1>f"]
+    game = (await ann.ok("practice", variant="russian", seed=6))["game"]
+    for text in opening:
+        await ann.ok("move", game=game, text=text)
+    before = (await ann.ok("get_view", game=game))["view"]
+
+    unreadable = await ann.error("move", "invalid_move", game=game, text="flip the king")
+    assert "kein lesbarer Zug" in unreadable["message"]
+    ambiguous = await ann.error("move", "ambiguous_move", game=game, text="3 1")
+    assert sorted(ambiguous["details"]["candidates"]) == ["3:6>1", "3:8>1"]
+    illegal = await ann.error("move", "illegal_move", game=game, text="1 1")
+    assert illegal["message"]
+    await ann.error("move", "invalid_message", game=game)
+    await ann.error("move", "not_found", game=999_999, text="1 2")
+
+    after = (await ann.ok("get_view", game=game))["view"]
+    assert after == before
+    played = await ann.ok("move", game=game, text="3:6>1")
+    assert played["played"] == ["3:6>1"]
+
+
+async def test_a_retransmitted_move_is_applied_once(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="klondike", seed=11))["game"]
+    first = await ann.ok("move", game=game, text="d", move_id="m-1")
+    again = await ann.ok("move", game=game, text="d", move_id="m-1")
+    assert again["duplicate"] is True and "duplicate" not in first
+    assert again["view"] == first["view"]
+    assert first["view"]["counters"]["moves"] == 1
+    second = await ann.ok("move", game=game, text="d", move_id="m-2")
+    assert second["view"]["counters"]["moves"] == 2
+
+
+async def test_undo_and_hints_follow_the_race_policy(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    created = await ann.ok(
+        "create_race", variant="klondike", seed=2, start="now", allow_undo=False, allow_hints=True
+    )
+    game = created["race"]["your_game"]
+    await ann.ok("move", game=game, text="d")
+    await ann.error("undo", "undo_disabled", game=game)
+    await ann.error("move", "undo_disabled", game=game, text="undo")
+    hint = await ann.ok("hint", game=game)
+    assert hint["hint"] in [m for ms in hint["view"]["legal_moves"].values() for m in ms]
+    assert hint["view"]["counters"]["hints"] == 1
+    await ann.error("auto_finish", "cannot_finish", game=game)
+
+    practice = (await ann.ok("practice", variant="klondike", seed=2))["game"]
+    await ann.error("undo", "nothing_to_undo", game=practice)
+    await ann.ok("move", game=practice, text="d")
+    undone = await ann.ok("move", game=practice, text="zurück")
+    assert undone["played"] == ["undo"]
+    assert undone["view"]["counters"] == {"moves": 0, "undos": 1, "hints": 0, "score": 0}
+    resigned = await ann.ok("resign", game=practice)
+    assert resigned["view"]["status"] == "resigned"
+    assert resigned["view"]["seed"] == 2  # a finished practice game shows its deal
+    await ann.error("move", "game_over", game=practice, text="d")
+
+
+async def test_unknown_variant_or_options_are_refused(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    reply = await ann.error("practice", "invalid_options", variant="freecell")
+    assert "klondike" in reply["message"]
+    await ann.error("practice", "invalid_options", variant="klondike", options={"colour": 1})
+    await ann.error("practice", "invalid_options", variant="klondike", seed=2**64)
+    await ann.error("create_race", "invalid_options", variant="yukon", max_players=0)
+    await ann.error("create_race", "invalid_options", variant="yukon", time_limit_s=0)
+
+
+async def test_a_practice_game_with_a_server_seed_hides_the_seed(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    reply = await ann.ok("practice", variant="spider-2")
+    assert "seed" not in reply["view"] and "deal_code" not in reply["view"]
+
+
+async def test_two_processes_cannot_fork_a_game(
+    connect: Any, server: ArenaServer, database_url: str
+) -> None:
+    """A second server on the same database: the move log's key picks one winner."""
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="klondike", seed=21))["game"]
+    async with ArenaServer(server.config, database_url) as other:
+        twin = Client(await ws_connect(other.url, max_queue=None))
+        await twin.ok("hello", token=ann.welcome["token"])
+        await twin.ok("get_view", game=game)  # the other process caches the game now
+        await ann.ok("move", game=game, text="d")  # first: sequence number 0
+        lost = await twin.error("move", "conflict", game=game, text="d")
+        assert lost["view"]["counters"]["moves"] == 1  # the fresh view
+        won = await twin.ok("move", game=game, text="d")
+        assert won["view"]["counters"]["moves"] == 2
+        await twin.close()
+    # The first process's cache is behind now: its next move loses in the same way.
+    behind = await ann.error("move", "conflict", game=game, text="d")
+    assert behind["view"]["counters"]["moves"] == 2
+    database = await asyncpg.connect(database_url)
+    try:
+        rows = await database.fetch(
+            "select seq, action from moves where game_id=$1 order by seq", game
+        )
+    finally:
+        await database.close()
+    assert [(r["seq"], r["action"]) for r in rows] == [(0, "d"), (1, "d")]
+
+
+async def test_lost_database_connections_give_unavailable_then_recover(
+    connect: Any, database_url: str
+) -> None:
+    """Every connection to the database is cut: a clear error, nothing lost, then on."""
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="klondike", seed=5))["game"]
+    await ann.ok("move", game=game, text="d", move_id="before")
+    admin = await asyncpg.connect(database_url)
+    try:
+        await admin.execute(
+            "select pg_terminate_backend(pid) from pg_stat_activity "
+            "where datname = current_database() and pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    # the committer keeps a few connections of its own: use them all
+    replies = [await ann.request("move", game=game, text="d", move_id=f"m{i}") for i in range(8)]
+    codes = [r.get("code") for r in replies if r["type"] == "error"]
+    assert set(codes) <= {"unavailable"}
+    assert codes, "the first write on a cut connection must fail, not be acknowledged"
+    assert "database" in next(r for r in replies if r["type"] == "error")["message"]
+    moved = 1 + sum(r["type"] == "view" for r in replies)
+    view = await ann.ok("get_view", game=game)
+    assert view["view"]["counters"]["moves"] == moved
+    again = await ann.ok("move", game=game, text="d", move_id="after")
+    assert again["view"]["counters"]["moves"] == moved + 1

@@ -1,0 +1,79 @@
+"""The solver pool and its worker functions (server/solving.py), in real worker processes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from solver_cases import LOST_LINE, LOST_SEED
+
+import engine
+from server.solving import (
+    Budget,
+    SolverPool,
+    find_winnable_seed,
+    last_winnable,
+    prove_deal,
+    solver_hint,
+    winnability,
+)
+
+BUDGET = Budget(max_nodes=50_000, max_seconds=5.0)
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[SolverPool]:
+    solver = SolverPool(1)
+    yield solver
+    solver.close()
+
+
+async def test_a_deal_is_proven_in_a_worker_process(pool: SolverPool) -> None:
+    proof = await pool.run(prove_deal, "yukon", {}, 1, BUDGET)
+    assert proof.winnable and proof.seed == 1
+    assert proof.solution_length > 50  # a Yukon win moves all 52 cards home
+
+
+async def test_a_drawn_seed_is_proven_winnable(pool: SolverPool) -> None:
+    proof = await pool.run(find_winnable_seed, "yukon", {}, 10, 20.0, BUDGET)
+    assert proof.winnable
+    again = prove_deal("yukon", {}, proof.seed, BUDGET)
+    assert again.winnable and again.solution_length == proof.solution_length
+
+
+def test_no_tries_left_gives_an_unproven_seed() -> None:
+    proof = find_winnable_seed("yukon", {}, 5, 0.0, BUDGET)
+    assert not proof.winnable
+    assert 0 <= proof.seed < 2**64
+
+
+async def test_a_thrown_away_game_is_lost_and_its_start_winnable(pool: SolverPool) -> None:
+    assert await pool.run(winnability, "klondike", {}, LOST_SEED, LOST_LINE, BUDGET) == "lost"
+    assert winnability("klondike", {}, LOST_SEED, [], BUDGET) == "winnable"
+
+
+def test_bisection_finds_the_last_winnable_position() -> None:
+    keep = last_winnable("klondike", {}, LOST_SEED, LOST_LINE, BUDGET)
+    assert keep is not None and 0 < keep < len(LOST_LINE)
+    assert winnability("klondike", {}, LOST_SEED, LOST_LINE[:keep], BUDGET) == "winnable"
+    assert winnability("klondike", {}, LOST_SEED, LOST_LINE[: keep + 1], BUDGET) != "winnable"
+
+
+def test_undone_moves_are_not_on_the_line_of_play() -> None:
+    # the same lost line with a move played and taken back in the middle
+    line = [*LOST_LINE[:10], "d", "undo", *LOST_LINE[10:]]
+    assert last_winnable("klondike", {}, LOST_SEED, line, BUDGET) == last_winnable(
+        "klondike", {}, LOST_SEED, LOST_LINE, BUDGET
+    )
+
+
+def test_the_solver_hint_leads_towards_a_win() -> None:
+    hint = solver_hint("yukon", {}, 1, [], BUDGET)
+    assert hint is not None
+    game = engine.new_game("yukon", 1)
+    game.play(hint)  # a legal move where the game stands
+    assert winnability("yukon", {}, 1, game.actions, BUDGET) == "winnable"
+
+
+def test_no_hint_from_a_lost_position() -> None:
+    assert solver_hint("klondike", {}, LOST_SEED, LOST_LINE, BUDGET) is None
