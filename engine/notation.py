@@ -223,12 +223,15 @@ def column_move_rank(rules: Rules, pos: Position, move: Move) -> tuple[int, int,
 
 
 def hint_move(rules: Rules, pos: Position) -> Move | None:
-    """A move possible now (the Klondike seed's hint), ``None`` only when there is none.
+    """A move possible now (the Klondike seed's hint), or ``None``.
 
     In order: a safe foundation move; a move that turns up a card; a card from the
-    waste; a draw or deal; any foundation move; else the best-looking column move
-    (``column_move_rank``), else whatever is legal.
+    waste; a draw or deal; any foundation move; else the best-looking move between
+    columns (``column_move_rank``). Taking a card back from a foundation is never
+    hinted, so a won game, or one with nothing else to do, gets ``None``.
     """
+    if rules.is_won(pos):
+        return None
     legal = rules.legal_moves(pos)
     for m in legal:
         if m.target == FOUNDATION and is_safe_home(rules, pos, moving_card(pos, m)):
@@ -244,10 +247,10 @@ def hint_move(rules: Rules, pos: Position) -> Move | None:
     for m in legal:
         if m.target == FOUNDATION:
             return m
-    columns = [m for m in legal if m.target >= 0]
-    if columns:
-        return max(columns, key=lambda m: column_move_rank(rules, pos, m))
-    return legal[0] if legal else None
+    between = [m for m in legal if m.source >= 0 and m.target >= 0]
+    if between:
+        return max(between, key=lambda m: column_move_rank(rules, pos, m))
+    return None
 
 
 def _nothing_moves(rules: Rules, pos: Position, source: Source) -> IllegalMoveError:
