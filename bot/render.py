@@ -52,6 +52,22 @@ def format_time(ms: int) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
+def game_time(view: Mapping[str, Any], now_ms: int | None) -> int | None:
+    """The time played by the view's game clock, None when it cannot be told.
+
+    A won game's clock stopped at ``finished_at``; one still playing runs until
+    ``now_ms``; a resigned game has no end time, so it shows none rather than a
+    clock that keeps running.
+    """
+    started = view.get("started_at")
+    if started is None:
+        return None
+    end = view.get("finished_at")
+    if end is None and view.get("status", "playing") == "playing":
+        end = now_ms
+    return None if end is None else max(0, end - started)
+
+
 def targets_of(moves: list[str], size: int | None = None) -> set[str]:
     """The targets (``3``, ``f``) of canonical moves, only those moving ``size`` cards
     when given (``7:3>2`` moves three, ``7>2`` one)."""
@@ -78,6 +94,7 @@ def render_board(
     size: int | None = None,
     notice: str | None = None,
     elapsed_ms: int | None = None,
+    now_ms: int | None = None,
 ) -> str:
     """The whole board: title, stock and foundations, columns, counters, outcome.
 
@@ -89,7 +106,11 @@ def render_board(
         size: with ``selected``, only targets of moves of that many cards.
         notice: one line shown under the board (a hint, an error).
         elapsed_ms: race time to show, when the caller knows it.
+        now_ms: the bot's clock (server epoch ms); without ``elapsed_ms`` the time is
+            the view's game clock (``started_at`` to ``finished_at`` or now).
     """
+    if elapsed_ms is None:
+        elapsed_ms = game_time(view, now_ms)
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     targets = targets_of(legal.get(selected, []), size) if selected else set()
     lines = [_title(view, locale)]

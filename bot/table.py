@@ -14,7 +14,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -39,6 +39,11 @@ def parse_deal(deal: str) -> int | None:
         return engine.seed_from_code(deal.strip())
     except ValueError:
         return None
+
+
+def wall_ms() -> int:
+    """The bot's clock: milliseconds since the epoch, comparable with server times."""
+    return time.time_ns() // 1_000_000
 
 
 def new_move_id() -> str:
@@ -68,9 +73,12 @@ class RaceMessageHandle:
 class Table:
     """Plays every Discord user's games and races through one server client."""
 
-    def __init__(self, client: ArenaClient, desk: RaceDesk) -> None:
+    def __init__(
+        self, client: ArenaClient, desk: RaceDesk, clock: Callable[[], int] = wall_ms
+    ) -> None:
         self.client = client
         self.desk = desk
+        self.clock = clock  # server epoch ms, for the time shown on boards
         self.games: dict[int, int] = {}  # Discord user → the game they play now
         self.locales: dict[int, str] = {}  # Discord user → their last locale (for DMs)
 
@@ -128,12 +136,20 @@ class Table:
         """The board message (text and buttons) from a server reply carrying a view."""
         view = reply["view"]
         race = self.desk.state(reply["race"]) if reply.get("race") else None
+        now = self.clock()
         elapsed = None
         if race is not None and race.state == "running" and race.starts_at is not None:
-            elapsed = time.time_ns() // 1_000_000 - race.starts_at
+            elapsed = now - race.starts_at
         source, size = split_selection(sel)
+        # A race's clock runs only while the race does; elsewhere the game's own clock.
         content = render_board(
-            view, locale, selected=source, size=size, notice=notice, elapsed_ms=elapsed
+            view,
+            locale,
+            selected=source,
+            size=size,
+            notice=notice,
+            elapsed_ms=elapsed,
+            now_ms=now if race is None else None,
         )
         buttons = board_view(
             game,

@@ -54,6 +54,11 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def _clock_start(room: RaceRoom | None) -> int | None:
+    """When a game's clock starts if not at its creation: a race's start, as ranked."""
+    return None if room is None else room.race.starts_at
+
+
 def check_game_settings(variant: str, options: dict[str, Any], seed: int | None) -> None:
     """Refuse an unknown variant, bad options or an out-of-range seed.
 
@@ -289,6 +294,7 @@ class Arena:
     async def _enter(self, room: RaceRoom, who: Principal) -> list[p.RaceEvent]:
         race = room.race
         race.check_join(who.player_id)
+        now = self.clock()
         game_id = await self.storage.create_entry(
             race_id=race.race_id,
             player_id=who.player_id,
@@ -297,6 +303,7 @@ class Arena:
             seed=race.seed,
             seed_public=False,
             guild_id=race.settings.guild_id,
+            created_at=now,
         )
         self.games.start(
             game_id,
@@ -306,6 +313,7 @@ class Arena:
             seed=race.seed,
             options=race.settings.options,
             seed_public=False,
+            started_at=now,
         )
         return race.join(who.player_id, who.name, who.user, game_id)
 
@@ -450,6 +458,7 @@ class Arena:
         """Start a one-player game outside any race."""
         check_game_settings(message.variant, message.options, message.seed)
         seed = secrets.randbelow(SEED_LIMIT) if message.seed is None else message.seed
+        now = self.clock()
         game_id = await self.storage.create_entry(
             race_id=None,
             player_id=who.player_id,
@@ -458,6 +467,7 @@ class Arena:
             seed=seed,
             seed_public=message.seed is not None,
             guild_id=message.guild_id,
+            created_at=now,
         )
         live = self.games.start(
             game_id,
@@ -467,6 +477,7 @@ class Arena:
             seed=seed,
             options=dict(message.options),
             seed_public=message.seed is not None,
+            started_at=now,
         )
         return self._view_reply(live, None, message.id)
 
@@ -484,7 +495,7 @@ class Arena:
             id=request_id,
             game=live.game_id,
             race=live.race_id,
-            view=live.view(self._reveal(live, room)),
+            view=live.view(self._reveal(live, room), _clock_start(room)),
             **extra,
         )
 
@@ -716,6 +727,7 @@ class Arena:
             await self._recover(live, room, err)
             raise
         if won:
+            live.finished_at = now
             live.status = "won"
 
     async def _recover(self, live: LiveGame, room: RaceRoom | None, err: ArenaError) -> None:
@@ -732,7 +744,7 @@ class Arena:
                 racer.moves = fresh.game.counters["moves"]
                 racer.score = fresh.game.counters["score"]
         if isinstance(err, ConflictError):
-            err.view = fresh.view(self._reveal(fresh, room))
+            err.view = fresh.view(self._reveal(fresh, room), _clock_start(room))
 
 
 def _stored_events(race_id: int, rows: list[Any]) -> list[p.Event]:

@@ -30,6 +30,10 @@ class LiveGame:
     status: str
     seed_public: bool
     move_ids: dict[str, int]
+    # When the game was created and when it was won, in server ms: the clock a client
+    # shows for a game outside a race (a race's clock starts at the race's start).
+    started_at: int = 0
+    finished_at: int | None = None
     # A daily attempt's end of play time, and the time before which its seed stays
     # hidden even once it is over (its day's close), in server ms (server/daily.py).
     play_until: int | None = None
@@ -38,7 +42,7 @@ class LiveGame:
     _view: dict[str, Any] | None = None
     _view_seq: int = -1
     _shown: dict[str, Any] | None = None
-    _shown_key: tuple[int, bool, str] | None = None
+    _shown_key: tuple[int, bool, str, int] | None = None
 
     @property
     def seq(self) -> int:
@@ -78,13 +82,17 @@ class LiveGame:
             self._view_seq = self.seq
         return self._view
 
-    def view(self, reveal_seed: bool) -> dict[str, Any]:
+    def view(self, reveal_seed: bool, started_at: int | None = None) -> dict[str, Any]:
         """The player's view; the seed (which would reveal every card) only when allowed.
 
-        Built once per position and shown state and shared (callers only encode it).
+        It carries the game's clock (``started_at``, and ``finished_at`` once won) so a
+        client can show the time of any game; ``started_at`` overrides the creation time
+        when the clock starts elsewhere (a race's start). Built once per position and
+        shown state and shared (callers only encode it).
         """
         reveal = reveal_seed or self.seed_public
-        key = (self.seq, reveal, self.status)
+        start = self.started_at if started_at is None else started_at
+        key = (self.seq, reveal, self.status, start)
         if self._shown is not None and self._shown_key == key:
             return self._shown
         view = dict(self.engine_view())
@@ -92,6 +100,9 @@ class LiveGame:
             view.pop("seed", None)
             view.pop("deal_code", None)
         view["status"] = self.status
+        view["started_at"] = start
+        if self.finished_at is not None:
+            view["finished_at"] = self.finished_at
         self._shown, self._shown_key = view, key
         return view
 
@@ -142,6 +153,8 @@ class GameCache:
             status=record.status,
             seed_public=record.seed_public,
             move_ids=record.move_ids,
+            started_at=record.created_at,
+            finished_at=record.finished_at,
             play_until=record.play_until,
             sealed_until=record.sealed_until,
         )
@@ -158,6 +171,7 @@ class GameCache:
         seed: int,
         options: dict[str, Any],
         seed_public: bool,
+        started_at: int,
     ) -> LiveGame:
         """Cache a game just stored with no moves: dealt here, no replay, no read."""
         live = LiveGame(
@@ -168,6 +182,7 @@ class GameCache:
             status="playing",
             seed_public=seed_public,
             move_ids={},
+            started_at=started_at,
         )
         self.put(live)
         return live

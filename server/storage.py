@@ -61,6 +61,7 @@ class EntryRecord:
     seed: int
     seed_public: bool
     status: str
+    created_at: int
     finished_at: int | None
     actions: list[str]
     move_ids: dict[str, int]
@@ -209,14 +210,19 @@ class Storage:
         seed: int,
         seed_public: bool,
         guild_id: str | None,
+        created_at: int,
     ) -> int:
-        """Store a player's new game; returns its id (the game id)."""
+        """Store a player's new game, created at server time ``created_at``; returns its id.
+
+        The creation time comes from the server's clock, like every other time the
+        player sees, so the game's clock (its view's ``started_at``) agrees with them.
+        """
         return int(
             await self.pool.fetchval(
                 """
                 insert into entries (race_id, player_id, variant, options, seed, seed_public,
-                    guild_id)
-                values ($1, $2, $3, $4::jsonb, $5, $6, $7) returning id
+                    guild_id, created_at)
+                values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8) returning id
                 """,
                 race_id,
                 player_id,
@@ -225,6 +231,7 @@ class Storage:
                 Decimal(seed),
                 seed_public,
                 guild_id,
+                from_ms(created_at),
             )
         )
 
@@ -250,6 +257,7 @@ class Storage:
             seed=int(row["seed"]),
             seed_public=row["seed_public"],
             status=row["status"],
+            created_at=to_ms(row["created_at"]) or 0,
             finished_at=to_ms(row["finished_at"]),
             actions=actions,
             move_ids={m["move_id"]: m["seq"] for m in moves if m["move_id"] is not None},

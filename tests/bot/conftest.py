@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     import discord  # noqa: F401
 
+from bot_setup import SERVICE_TOKEN, MakeClient
 from discord_fakes import Bot, FakeBot
 
 from bot.client import ArenaClient
@@ -24,10 +25,6 @@ from bot.desk import RaceDesk
 from bot.table import Table
 from server.app import ArenaServer
 from server.config import ServerConfig
-
-SERVICE_TOKEN = "bot-test-service-token"
-
-MakeClient = Callable[..., Awaitable[ArenaClient]]
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press
 
 import engine
 from bot.cog import SolitaireCog
+from server.app import ArenaServer
 
 CARLA = FakeUser(701, "Carla")
 DIETER = FakeUser(702, "Dieter", locale="de")
@@ -64,6 +65,15 @@ class TestPlay:
         board = await practice(bot, DIETER, SPIDER, 3)
         assert "Spider · 2 Farben" in board.content and "Züge 0" in board.content
         assert "Geben" in board.labels() and "Aufgeben" in board.labels()
+
+    async def test_practice_board_shows_the_time_by_the_games_clock(
+        self, bot: Bot, arena: ArenaServer
+    ) -> None:
+        assert arena.arena is not None
+        arena.arena.clock = lambda: 1_773_490_500_000  # the game starts then
+        bot.table.clock = lambda: 1_773_490_583_000  # the bot draws the board 83 s later
+        board = await practice(bot, DIETER, KLONDIKE, 5)
+        assert "⏱️ 1:23 · Züge 0" in board.content
 
     async def test_bad_deal_code_is_a_clear_message(self, bot: Bot) -> None:
         done = await call(bot, "play", CARLA, variant=KLONDIKE, deal="no such!")

@@ -22,6 +22,7 @@ from bot.render import (
     card_text,
     discord_length,
     format_time,
+    game_time,
     render_board,
     targets_of,
 )
@@ -132,6 +133,26 @@ class TestLayout:
         assert "⏱️ 1:23 · Moves 12 · Score 40 · Undos 2 · Hints 1" in english
         assert "Won!" in english and "Gewonnen!" in german and "Züge 12" in german
         assert "Klondike · draw 3" in english
+
+    def test_game_clock_runs_from_started_at_to_the_bots_clock(self) -> None:
+        view = engine.new_game("klondike", seed=5).view()
+        view |= {"status": "playing", "started_at": 1_000_000}
+        english = render_board(view, "en", now_ms=1_083_000)
+        german = render_board(view, "de", now_ms=1_083_000)
+        assert "⏱️ 1:23 · Moves 0" in english and "⏱️ 1:23 · Züge 0" in german
+        assert "⏱️" not in render_board(view, "en")  # no clock given: no time
+        assert "⏱️ 0:05 ·" in render_board(view, "en", elapsed_ms=5_000, now_ms=1_083_000)
+
+    def test_game_clock_stops_when_won_and_is_unknown_when_resigned(self) -> None:
+        view = engine.new_game("klondike", seed=5).view()
+        view |= {"status": "won", "started_at": 1_000_000, "finished_at": 1_125_000}
+        assert game_time(view, 9_999_999) == 125_000
+        assert "⏱️ 2:05 ·" in render_board(view, "en", now_ms=9_999_999)
+        resigned = view | {"status": "resigned"}
+        del resigned["finished_at"]
+        assert game_time(resigned, 9_999_999) is None
+        assert "⏱️" not in render_board(resigned, "en", now_ms=9_999_999)
+        assert game_time({"status": "playing"}, 9_999_999) is None
 
     def test_hidden_seed_is_not_shown(self) -> None:
         view = engine.new_game("yukon", seed=77).view()

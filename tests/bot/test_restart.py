@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from conftest import SERVICE_TOKEN, MakeClient
+from bot_setup import SERVICE_TOKEN, MakeClient
 from discord.app_commands import Choice
 from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, until
 

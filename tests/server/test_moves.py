@@ -144,3 +144,26 @@ async def test_lost_database_connections_give_unavailable_then_recover(
     assert view["view"]["counters"]["moves"] == moved
     again = await ann.ok("move", game=game, text="d", move_id="after")
     assert again["view"]["counters"]["moves"] == moved + 1
+
+
+async def test_a_practice_view_carries_its_clock_from_the_stored_game(
+    connect: Any, server: ArenaServer, database_url: str
+) -> None:
+    """``started_at`` is the server's time at creation, kept by every view and by a replay."""
+    assert server.arena is not None
+    server.arena.clock = lambda: 1_773_490_500_000
+    ann = await connect(name="Ann")
+    created = await ann.ok("practice", variant="klondike", seed=5)
+    game = created["game"]
+    assert created["view"]["started_at"] == 1_773_490_500_000
+    assert "finished_at" not in created["view"]
+    server.arena.clock = lambda: 1_773_490_583_000
+    moved = await ann.ok("move", game=game, text="d")
+    assert moved["view"]["started_at"] == 1_773_490_500_000
+    async with ArenaServer(server.config, database_url) as other:  # rebuilt from the database
+        twin = Client(await ws_connect(other.url, max_queue=None))
+        await twin.ok("hello", token=ann.welcome["token"])
+        replayed = await twin.ok("get_view", game=game)
+        await twin.close()
+    assert replayed["view"]["started_at"] == 1_773_490_500_000
+    assert replayed["view"]["counters"]["moves"] == 1
