@@ -102,8 +102,3 @@ def parse_card(text: str) -> Card | None:
             if rank is not None and suit is not None:
                 return card(rank, suit)
     return None
-
-
-def format_cards(cards: tuple[Card, ...] | list[Card]) -> str:
-    """Cards as space-separated codes, bottom first."""
-    return " ".join(str(c) for c in cards)

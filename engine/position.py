@@ -51,7 +51,3 @@ class Position(NamedTuple):
         for pile in self.foundations:
             out.extend(pile)
         return out
-
-    def face_down(self) -> int:
-        """Cards lying face down in the tableau."""
-        return sum(self.down)

@@ -192,10 +192,6 @@ class Rules:
         """Whether the stock move (draw, redeal, deal) is legal now."""
         return False
 
-    def is_legal(self, pos: Position, move: Move) -> bool:
-        """Whether ``move`` is legal in ``pos``."""
-        return move in self.legal_moves(pos)
-
     # -- playing ----------------------------------------------------------------
 
     def apply(self, pos: Position, move: Move) -> Position:

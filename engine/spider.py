@@ -123,10 +123,6 @@ class Spider(Rules):
     def can_use_stock(self, pos: Position) -> bool:
         return bool(pos.stock) and all(pos.tableau)
 
-    def deals_left(self, pos: Position) -> int:
-        """Rows still in the stock (the seed's last row has four cards)."""
-        return -(-len(pos.stock) // self.columns)
-
     def use_stock(self, pos: Position) -> Position:
         """Deal one face-up card onto each pile from the first, as far as the stock
         goes, then lift any run it completes."""
