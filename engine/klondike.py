@@ -118,7 +118,7 @@ class Klondike(Rules):
             and all(self.unit_length(col, 0) == len(col) for col in pos.tableau if col)
         )
 
-    def is_stuck(self, pos: Position, legal: list[Move] | None = None) -> bool:
+    def is_stuck(self, pos: Position, legal: list[Move]) -> bool:
         """The seed's "no more moves" (000): no helpful move in the tableau or from
         the waste, and no pass through the stock brings a new card within reach.
 
@@ -131,7 +131,7 @@ class Klondike(Rules):
         """
         if self.is_won(pos):
             return False
-        for move in self.legal_moves(pos) if legal is None else legal:
+        for move in legal:
             if move.target == FOUNDATION or move.source == WASTE:
                 return False
             if move.source >= 0 and self._helpful_column_move(pos, move):
@@ -170,7 +170,7 @@ class Klondike(Rules):
         for col in pos.tableau:
             if col and self.KEY[card] in self.WANTS[col[-1]]:
                 return True
-            if not col and RANK[card] == KING:
+            if not col and self.OPENS_EMPTY[card]:
                 return True
         return False
 

@@ -269,9 +269,9 @@ class Rules:
         """All cards on the foundations."""
         return self.foundation_cards(pos) == self.total_cards
 
-    def is_stuck(self, pos: Position, legal: list[Move] | None = None) -> bool:
+    def is_stuck(self, pos: Position, legal: list[Move]) -> bool:
         """No helpful move is left (each variant says what helps); ``legal`` are the
-        position's legal moves when the caller has them."""
+        position's legal moves, which the game keeps per position."""
         raise NotImplementedError
 
     def can_finish(self, pos: Position) -> bool:

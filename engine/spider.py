@@ -179,9 +179,9 @@ class Spider(Rules):
 
     # -- the end -----------------------------------------------------------------
 
-    def is_stuck(self, pos: Position, legal: list[Move] | None = None) -> bool:
+    def is_stuck(self, pos: Position, legal: list[Move]) -> bool:
         """Lost: no move and no deal left (seed 003)."""
-        return not self.is_won(pos) and not (self.legal_moves(pos) if legal is None else legal)
+        return not self.is_won(pos) and not legal
 
     def legal_moves(self, pos: Position) -> list[Move]:
         moves: list[Move] = []

@@ -85,13 +85,12 @@ class Yukon(Rules):
                     return False
         return True
 
-    def is_stuck(self, pos: Position, legal: list[Move] | None = None) -> bool:
+    def is_stuck(self, pos: Position, legal: list[Move]) -> bool:
         """No move left but moves back from the foundations. A surer verdict needs
         the solver, which sees the face-down cards."""
         if self.is_won(pos):
             return False
-        moves = self.legal_moves(pos) if legal is None else legal
-        return all(is_foundation_source(move.source) for move in moves)
+        return all(is_foundation_source(move.source) for move in legal)
 
 
 class Russian(Yukon):
