@@ -1,11 +1,13 @@
 # Solitaire Arena: `make run` starts the race server, `make test` runs every check.
 # Each target first creates .venv and installs the project into it (editable) when needed,
-# so either one alone works on a fresh clone; the install is redone when pyproject.toml
-# changes. PYTHON must be Python 3.11 or newer.
+# so either one alone works on a fresh clone; the install is redone when pyproject.toml,
+# setup.py or the solver's C sources change. PYTHON must be Python 3.11 or newer.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# The install also compiles the solver's C extensions, so it is redone when they change.
+BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/solver/native/*.[ch])
 
 .PHONY: run test
 
@@ -25,10 +27,10 @@ $(BIN)/python:
 		|| { echo "make: Solitaire Arena needs Python 3.11 or newer; set PYTHON=..." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable '.[dev]'
 	touch $@

@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.klondike import Klondike
 from engine.position import Position
 from engine.rules import Rules
+from engine.solver import klondike_native, spider_native, yukon_native
 from engine.solver.klondike import KlondikeDomain
 from engine.solver.search import (
     DEFAULT_MAX_NODES,
@@ -25,7 +26,7 @@ from engine.solver.yukon import YukonDomain
 from engine.spider import Spider
 from engine.yukon import Yukon
 
-__all__ = ["SolveResult", "Verdict", "domain_for", "solve"]
+__all__ = ["SolveResult", "Verdict", "domain_for", "solve", "solve_interpreted"]
 
 
 def domain_for(rules: Rules) -> Domain:
@@ -61,6 +62,20 @@ def solve(
         The verdict; for a win the moves, draws spelled out, that win from
         ``position`` when played in order through ``rules.apply``.
     """
+    native = _solve_natively(rules, position, max_nodes, max_seconds)
+    if native is not None:
+        return native
+    return solve_interpreted(rules, position, max_nodes, max_seconds)
+
+
+def solve_interpreted(
+    rules: Rules,
+    position: Position,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+) -> SolveResult:
+    """``solve`` by the interpreted search alone: the reference the compiled searches
+    are tested against, and the search for rules they do not cover."""
     if isinstance(rules, Spider):
         # Spider's full search space is far too wide to search blind: a greedy
         # search of progress moves gets half the budget first.
@@ -74,3 +89,17 @@ def solve(
             rest.verdict, rest.moves, greedy.nodes + rest.nodes, greedy.seconds + rest.seconds
         )
     return search(domain_for(rules), position, max_nodes, max_seconds)
+
+
+def _solve_natively(
+    rules: Rules, position: Position, max_nodes: int, max_seconds: float
+) -> SolveResult | None:
+    """The compiled search of the rules' family (engine/solver/native.py), where it
+    covers them; ``solve_interpreted`` stays the reference it is tested by."""
+    if isinstance(rules, Klondike):
+        return klondike_native.solve_natively(rules, position, max_nodes, max_seconds)
+    if isinstance(rules, Spider):
+        return spider_native.solve_natively(rules, position, max_nodes, max_seconds)
+    if isinstance(rules, Yukon):
+        return yukon_native.solve_natively(rules, position, max_nodes, max_seconds)
+    return None
