@@ -1,0 +1,710 @@
+/* The compiled Klondike search (draw 1 and 3, any pass limit): engine.solver._klondike.
+ *
+ * The same search as the interpreted one (engine/solver/klondike.py and search.py):
+ * depth-first over settled positions with an exact-key transposition table, the
+ * stock as macro moves over the talon and its pointer, and the pruning rules of
+ * docs/solver.md ("Pruning rules and why each keeps the search sound"), each one
+ * cited where it is applied. Only the representation differs: a position is a
+ * small struct copied per node, a key is a packed byte string compared in full.
+ *
+ * Everything a call uses lives in one Ctx on its stack and in memory it frees
+ * before returning, so nothing is shared between calls; the search runs without
+ * the GIL. The answer is (verdict, moves, nodes), the moves in the engine's codes
+ * (engine/moves.py), which engine/solver/native.py replays through the engine.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NCOL 7
+#define NCARD 52
+#define NONE 0xFF
+#define WASTE (-1)
+#define FOUNDATION (-2)
+#define STOCK (-3)
+#define FROM_FOUNDATION(k) (-10 - (k))
+#define CLOCK_EVERY 4096 /* nodes between two looks at the clock */
+#define MEMORY_CAP ((size_t)1 << 30) /* table, keys and stacks together */
+#define MAX_KEY 128
+
+/* Priorities (x100 of engine/solver/tableau.py's): higher is tried first. */
+#define P_HOME 600
+#define P_TURN_UP 400
+#define P_FROM_WASTE 300
+#define P_EMPTY 200
+#define P_BUILD 100
+#define P_SWAP 50
+#define P_GIVE_BACK 0
+
+static inline int rank_of(int c) { return c % 13 + 1; }
+static inline int suit_of(int c) { return c / 13; }
+static inline int red_of(int c) { return suit_of(c) == 1 || suit_of(c) == 2; }
+/* Whether `card` may lie on `top`: one rank lower, the other colour. */
+static inline int fits(int card, int top) {
+    return rank_of(top) == rank_of(card) + 1 && red_of(top) != red_of(card);
+}
+
+typedef struct {
+    uint8_t col[NCOL][NCARD]; /* bottom card first */
+    uint8_t len[NCOL];
+    uint8_t down[NCOL];
+    uint8_t talon[NCARD]; /* waste bottom to top, then stock top to bottom */
+    uint8_t tlen, ptr, redeals;
+    uint8_t home[4]; /* cards home per suit; foundation k holds suit k */
+    uint64_t tbits;  /* which cards of the first talon are still in it */
+} State;
+
+/* A step of the search: a move with, for talon cards, the pointer it is played at. */
+typedef struct {
+    int8_t src, dst;
+    uint8_t count, ptr, redeals, pad;
+    uint16_t draws;
+    int16_t prio;
+} Cand;
+
+typedef struct {
+    State st;
+    uint8_t focus[3]; /* z, t, g of docs/solver.md rule 5; z == NONE: no focus */
+    uint32_t next, end; /* this frame's candidates in Ctx.cands */
+} Frame;
+
+typedef struct {
+    int16_t *v;
+    size_t n, cap;
+} Moves;
+
+typedef struct {
+    int draw, passes, free_talon, talon_bytes;
+    uint8_t rootpos[NCARD]; /* each first-talon card's place in it */
+    uint64_t *slots;        /* open addressing: tag << 40 | (key offset + 1) */
+    size_t mask, used;
+    uint8_t *arena; /* keys, each a length byte and the bytes */
+    size_t alen, acap;
+    Frame *frames;
+    size_t depth, fcap;
+    Cand *cands;
+    size_t ncand, ccap;
+    size_t memory;
+    long long nodes, max_nodes;
+    double deadline;
+    int out_of_memory;
+} Ctx;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Grow a buffer within the memory cap; 0 when the cap or malloc says no. */
+static int grow(Ctx *cx, void **buf, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 1;
+    size_t fresh = *cap ? *cap : 1024;
+    while (fresh < need) fresh *= 2;
+    size_t extra = (fresh - *cap) * item;
+    if (cx->memory + extra > MEMORY_CAP) return 0;
+    void *p = realloc(*buf, fresh * item);
+    if (!p) return 0;
+    *buf = p;
+    *cap = fresh;
+    cx->memory += extra;
+    return 1;
+}
+
+static int record(Ctx *cx, Moves *out, int src, int dst, int count) {
+    if (!out) return 1;
+    if (!grow(cx, (void **)&out->v, &out->cap, out->n + 3, sizeof(int16_t))) return 0;
+    out->v[out->n++] = (int16_t)src;
+    out->v[out->n++] = (int16_t)dst;
+    out->v[out->n++] = (int16_t)count;
+    return 1;
+}
+
+/* -- rules ---------------------------------------------------------------------- */
+
+static const int PARTNER[4] = {3, 2, 1, 0};
+static const int OPPOSITE[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
+
+/* docs/solver.md rule 1 (alternating colours): both foundations of the other colour
+ * hold at least rank - 1 cards and the other one of its colour rank - 2. */
+static int safe_home(const State *s, int c) {
+    int need = rank_of(c) - 1, suit = suit_of(c);
+    return s->home[OPPOSITE[suit][0]] >= need && s->home[OPPOSITE[suit][1]] >= need &&
+           s->home[PARTNER[suit]] >= need - 1;
+}
+
+static int can_go_home(const State *s, int c) { return s->home[suit_of(c)] == rank_of(c) - 1; }
+
+/* The run on top of column i: how many cards may move together. */
+static int unit_length(const State *s, int i) {
+    int n = s->len[i], k = n - 1;
+    while (k > s->down[i] && fits(s->col[i][k], s->col[i][k - 1])) k--;
+    return n - k;
+}
+
+static void take_from_column(State *s, int i, int count) {
+    s->len[i] = (uint8_t)(s->len[i] - count);
+    /* The card left face down turns up at once (rules.md). */
+    if (s->len[i] && s->len[i] == s->down[i]) s->down[i]--;
+}
+
+static int take_talon_top(Ctx *cx, State *s) {
+    int p = s->ptr - 1, c = s->talon[p];
+    memmove(s->talon + p, s->talon + p + 1, (size_t)(s->tlen - p - 1));
+    s->tlen--;
+    s->ptr--;
+    s->tbits &= ~((uint64_t)1 << cx->rootpos[c]);
+    return c;
+}
+
+static int redeal_left(const Ctx *cx, int redeals) {
+    return cx->passes == 0 || redeals < cx->passes - 1;
+}
+
+/* -- automatic moves ------------------------------------------------------------- */
+
+/* Rule 1: safe column tops home, and in draw 1 without a pass limit the waste top
+ * too (the talon without it still reaches every card). Returns the moves played,
+ * or -1 when recording ran out of memory. */
+static int settle(Ctx *cx, State *s, Moves *out) {
+    int played = 0;
+    for (;;) {
+        int moved = 0;
+        for (int i = 0; i < NCOL; i++) {
+            if (!s->len[i]) continue;
+            int c = s->col[i][s->len[i] - 1];
+            if (can_go_home(s, c) && safe_home(s, c)) {
+                take_from_column(s, i, 1);
+                s->home[suit_of(c)]++;
+                if (!record(cx, out, i, FOUNDATION, 1)) return -1;
+                played++;
+                moved = 1;
+                break;
+            }
+        }
+        if (moved) continue;
+        if (!cx->free_talon || !s->ptr) return played;
+        int c = s->talon[s->ptr - 1];
+        if (!can_go_home(s, c) || !safe_home(s, c)) return played;
+        take_talon_top(cx, s);
+        s->home[suit_of(c)]++;
+        if (!record(cx, out, WASTE, FOUNDATION, 1)) return -1;
+        played++;
+    }
+}
+
+/* Nothing face down, no talon, every column in order: the rest goes home by itself. */
+static int finished(const State *s) {
+    if (s->tlen) return 0;
+    for (int i = 0; i < NCOL; i++)
+        if (s->down[i] || (s->len[i] && unit_length(s, i) != s->len[i])) return 0;
+    return 1;
+}
+
+static int finish_moves(Ctx *cx, State *s, Moves *out) {
+    for (int guard = 0; guard < NCARD; guard++) {
+        int best = -1, best_rank = 14;
+        for (int i = 0; i < NCOL; i++) {
+            if (!s->len[i]) continue;
+            int c = s->col[i][s->len[i] - 1];
+            if (can_go_home(s, c) && rank_of(c) < best_rank) best = i, best_rank = rank_of(c);
+        }
+        if (best < 0) return 1;
+        int c = s->col[best][s->len[best] - 1];
+        take_from_column(s, best, 1);
+        s->home[suit_of(c)]++;
+        if (!record(cx, out, best, FOUNDATION, 1)) return 0;
+    }
+    return 1;
+}
+
+/* -- keys --------------------------------------------------------------------------- */
+
+/* docs/solver.md "Keys": the talon (as the first talon's cards still in it) and a
+ * canonical pointer, the columns as a set, no foundations, and the focus. Face-down
+ * cards never move, so a column with some is named by its index and its count; the
+ * columns without any are sorted, as renaming them changes nothing. */
+static size_t make_key(const Ctx *cx, const State *s, const uint8_t focus[3], uint8_t *out) {
+    uint8_t *p = out;
+    int ptr = s->ptr;
+    if (!cx->passes && (cx->free_talon || ptr % cx->draw == 0 || ptr == s->tlen)) ptr = NONE;
+    *p++ = (uint8_t)ptr;
+    *p++ = cx->passes ? s->redeals : 0;
+    *p++ = focus[0];
+    *p++ = focus[1];
+    *p++ = focus[2];
+    for (int b = 0; b < cx->talon_bytes; b++) *p++ = (uint8_t)(s->tbits >> (8 * b));
+    int open[NCOL], nopen = 0;
+    for (int i = 0; i < NCOL; i++) {
+        if (!s->down[i]) {
+            open[nopen++] = i;
+            continue;
+        }
+        int up = s->len[i] - s->down[i];
+        *p++ = (uint8_t)(i + 1);
+        *p++ = s->down[i];
+        *p++ = (uint8_t)up;
+        memcpy(p, s->col[i] + s->down[i], (size_t)up);
+        p += up;
+    }
+    for (int a = 1; a < nopen; a++) { /* insertion sort by (length, cards) */
+        int x = open[a], b = a - 1;
+        while (b >= 0) {
+            int y = open[b];
+            int cmp = s->len[y] != s->len[x] ? s->len[y] - s->len[x]
+                                             : memcmp(s->col[y], s->col[x], s->len[x]);
+            if (cmp <= 0) break;
+            open[b + 1] = y;
+            b--;
+        }
+        open[b + 1] = x;
+    }
+    for (int a = 0; a < nopen; a++) {
+        int i = open[a];
+        *p++ = 0;
+        *p++ = s->len[i];
+        memcpy(p, s->col[i], s->len[i]);
+        p += s->len[i];
+    }
+    return (size_t)(p - out);
+}
+
+static uint64_t hash_key(const uint8_t *k, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, k, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+        k += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, k, n);
+    h = (h ^ w) * 0x94D049BB133111EBULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 32);
+}
+
+#define OFFSET_MASK (((uint64_t)1 << 40) - 1)
+
+static int table_grow(Ctx *cx) {
+    size_t size = cx->mask + 1, fresh = size * 2;
+    if (cx->memory + fresh * sizeof(uint64_t) > MEMORY_CAP) return 0;
+    uint64_t *slots = calloc(fresh, sizeof(uint64_t));
+    if (!slots) return 0;
+    cx->memory += fresh * sizeof(uint64_t);
+    for (size_t i = 0; i < size; i++) {
+        uint64_t e = cx->slots[i];
+        if (!e) continue;
+        const uint8_t *k = cx->arena + (e & OFFSET_MASK) - 1;
+        size_t j = hash_key(k + 1, k[0]) & (fresh - 1);
+        while (slots[j]) j = (j + 1) & (fresh - 1);
+        slots[j] = e;
+    }
+    free(cx->slots);
+    cx->memory -= size * sizeof(uint64_t);
+    cx->slots = slots;
+    cx->mask = fresh - 1;
+    return 1;
+}
+
+/* Store the key: 1 if it is new, 0 if it was there (compared in full), -1 when the
+ * memory cap is reached (the search then answers unknown: nothing is evicted). */
+static int table_add(Ctx *cx, const uint8_t *key, size_t n) {
+    uint64_t h = hash_key(key, n), tag = h >> 40;
+    size_t j = h & cx->mask;
+    for (;;) {
+        uint64_t e = cx->slots[j];
+        if (!e) break;
+        if ((e >> 40) == tag) {
+            const uint8_t *k = cx->arena + (e & OFFSET_MASK) - 1;
+            if (k[0] == n && memcmp(k + 1, key, n) == 0) return 0;
+        }
+        j = (j + 1) & cx->mask;
+    }
+    if (!grow(cx, (void **)&cx->arena, &cx->acap, cx->alen + n + 1, 1)) return -1;
+    size_t off = cx->alen;
+    cx->arena[off] = (uint8_t)n;
+    memcpy(cx->arena + off + 1, key, n);
+    cx->alen += n + 1;
+    cx->slots[j] = tag << 40 | (uint64_t)(off + 1);
+    cx->used++;
+    if (cx->used * 2 > cx->mask && !table_grow(cx)) return -1;
+    return 1;
+}
+
+/* -- steps ------------------------------------------------------------------------- */
+
+/* The safe moves home after a step; a step followed by any leaves no focus (they
+ * can only have used the card it uncovered). 0 when recording ran out of memory. */
+static int settle_and_clear(Ctx *cx, State *s, uint8_t focus[3], Moves *out) {
+    int played = settle(cx, s, out);
+    if (played > 0) focus[0] = focus[1] = focus[2] = NONE;
+    return played >= 0;
+}
+
+/* Play a step on s (draws spelled out, then the move, then the safe moves home) and
+ * set the focus it leaves (docs/solver.md rule 5). 0 when recording ran out of memory. */
+static int play(Ctx *cx, State *s, const Cand *m, uint8_t focus[3], Moves *out) {
+    focus[0] = focus[1] = focus[2] = NONE;
+    int dst = m->dst, card;
+    uint8_t t = dst >= 0 && s->len[dst] ? s->col[dst][s->len[dst] - 1] : NONE;
+    if (m->src == WASTE) {
+        for (int d = 0; d < m->draws; d++)
+            if (!record(cx, out, STOCK, STOCK, 1)) return 0;
+        s->ptr = m->ptr;
+        s->redeals = m->redeals;
+        card = take_talon_top(cx, s);
+        /* Draw 1 without a pass limit: the card could have waited in the talon. */
+        if (cx->free_talon && dst >= 0) focus[0] = (uint8_t)card;
+    } else if (m->src >= 0) {
+        int i = m->src, rest = s->len[i] - m->count;
+        if (dst >= 0 && rest > s->down[i]) {
+            focus[0] = s->col[i][rest - 1];
+            focus[1] = t;
+        }
+        if (dst >= 0) {
+            memcpy(s->col[dst] + s->len[dst], s->col[i] + rest, m->count);
+            s->len[dst] = (uint8_t)(s->len[dst] + m->count);
+            take_from_column(s, i, m->count);
+            return record(cx, out, m->src, dst, m->count) && settle_and_clear(cx, s, focus, out);
+        }
+        card = s->col[i][rest];
+        take_from_column(s, i, 1);
+    } else {
+        int k = FROM_FOUNDATION(0) - m->src;
+        s->home[k]--;
+        card = k * 13 + s->home[k];
+        focus[0] = (uint8_t)card;
+        focus[1] = t;
+        focus[2] = s->home[k] ? (uint8_t)(card - 1) : NONE;
+    }
+    if (dst == FOUNDATION) {
+        s->home[suit_of(card)]++;
+    } else {
+        s->col[dst][s->len[dst]++] = (uint8_t)card;
+    }
+    if (!record(cx, out, m->src, dst, m->count)) return 0;
+    return settle_and_clear(cx, s, focus, out);
+}
+
+/* -- candidates ---------------------------------------------------------------------- */
+
+/* Rule 5: whether a move uses the focus (z, t, g): it puts a card on z, moves a stack
+ * holding z or t, or brings g back from its foundation. */
+static int respects(const State *s, int src, int dst, int count, const uint8_t f[3]) {
+    if (dst >= 0 && s->len[dst] && s->col[dst][s->len[dst] - 1] == f[0]) return 1;
+    if (src >= 0) {
+        for (int k = s->len[src] - count; k < s->len[src]; k++)
+            if (s->col[src][k] == f[0] || s->col[src][k] == f[1]) return 1;
+        return 0;
+    }
+    if (src <= FROM_FOUNDATION(0)) {
+        int k = FROM_FOUNDATION(0) - src;
+        return s->home[k] && k * 13 + s->home[k] - 1 == f[2];
+    }
+    return 0;
+}
+
+static int add(Ctx *cx, int src, int dst, int count, int prio, int ptr, int redeals, int draws) {
+    if (!grow(cx, (void **)&cx->cands, &cx->ccap, cx->ncand + 1, sizeof(Cand))) return 0;
+    Cand *c = &cx->cands[cx->ncand++];
+    c->src = (int8_t)src;
+    c->dst = (int8_t)dst;
+    c->count = (uint8_t)count;
+    c->ptr = (uint8_t)ptr;
+    c->redeals = (uint8_t)redeals;
+    c->pad = 0;
+    c->draws = (uint16_t)draws;
+    c->prio = (int16_t)prio;
+    return 1;
+}
+
+#define ADD(src, dst, count, prio)                                                      \
+    do {                                                                                \
+        if ((!focused || respects(s, src, dst, count, fo)) &&                          \
+            !add(cx, src, dst, count, prio, 0, 0, 0))                                   \
+            return 0;                                                                   \
+    } while (0)
+
+/* One talon card the stock can bring up: each place it can go (a macro move). */
+static int talon_places(Ctx *cx, const State *s, const uint8_t fo[3], int empty, int ptr,
+                        int draws, int redeals) {
+    int card = s->talon[ptr - 1], focused = fo[0] != NONE;
+    /* Under a focus only a card put on z uses it. */
+    if (!focused && can_go_home(s, card) &&
+        !add(cx, WASTE, FOUNDATION, 1, P_HOME - draws, ptr, redeals, draws))
+        return 0;
+    for (int j = 0; j < NCOL; j++) {
+        if (!s->len[j]) continue;
+        int top = s->col[j][s->len[j] - 1];
+        if (fits(card, top) && (!focused || top == fo[0]) &&
+            !add(cx, WASTE, j, 1, P_FROM_WASTE - draws, ptr, redeals, draws))
+            return 0;
+    }
+    if (!focused && empty >= 0 && rank_of(card) == 13 &&
+        !add(cx, WASTE, empty, 1, P_FROM_WASTE - draws, ptr, redeals, draws))
+        return 0;
+    return 1;
+}
+
+/* The steps worth trying from a frame's settled position, most promising first.
+ * Never generated: a safe card back from its foundation or an Ace (rule 2), a move to
+ * an empty column but the first (rule 3), a whole column to an empty one (rule 3),
+ * moves that do not use the focus (rule 5). Ordering never prunes. */
+static int generate(Ctx *cx, Frame *f) {
+    const State *s = &f->st;
+    const uint8_t *fo = f->focus;
+    int focused = fo[0] != NONE, empty = -1;
+    size_t begin = cx->ncand;
+    for (int i = 0; i < NCOL; i++)
+        if (!s->len[i]) {
+            empty = i;
+            break;
+        }
+    for (int i = 0; i < NCOL; i++) { /* tops home that are not safe enough to go alone */
+        if (!s->len[i]) continue;
+        int c = s->col[i][s->len[i] - 1];
+        if (can_go_home(s, c) && !safe_home(s, c)) ADD(i, FOUNDATION, 1, P_HOME);
+    }
+    for (int i = 0; i < NCOL; i++) {
+        int n = s->len[i], d = s->down[i];
+        if (!n) continue;
+        int units = unit_length(s, i);
+        for (int count = 1; count <= units; count++) {
+            int card = s->col[i][n - count], rest = n - count, prio;
+            if (rest == d)
+                prio = d ? P_TURN_UP + 10 * d : P_EMPTY;
+            else if (fits(card, s->col[i][rest - 1]))
+                prio = P_SWAP;
+            else
+                prio = P_BUILD;
+            for (int j = 0; j < NCOL; j++)
+                if (j != i && s->len[j] && fits(card, s->col[j][s->len[j] - 1]))
+                    ADD(i, j, count, prio);
+            if (empty >= 0 && rest && rank_of(card) == 13) ADD(i, empty, count, prio);
+        }
+    }
+    for (int k = 0; k < 4; k++) {
+        if (s->home[k] < 2) continue; /* nothing, or an Ace: nothing builds on it */
+        int card = k * 13 + s->home[k] - 1;
+        /* No safe rule reads the card's own suit: judged the same home or back. */
+        if (safe_home(s, card)) continue;
+        for (int j = 0; j < NCOL; j++)
+            if (s->len[j] && fits(card, s->col[j][s->len[j] - 1]))
+                ADD(FROM_FOUNDATION(k), j, 1, P_GIVE_BACK);
+        if (empty >= 0 && rank_of(card) == 13) ADD(FROM_FOUNDATION(k), empty, 1, P_GIVE_BACK);
+    }
+    /* Each pointer the stock can bring the talon to, first time only: the same pointer
+     * again, with no fewer redeals used, shows nothing new. */
+    int size = s->tlen, ptr = s->ptr, redeals = s->redeals, draws = 0;
+    uint8_t seen[NCARD + 1] = {0};
+    seen[ptr] = 1;
+    if (ptr && !talon_places(cx, s, fo, empty, ptr, 0, redeals)) return 0;
+    for (;;) {
+        if (ptr < size) {
+            ptr += size - ptr < cx->draw ? size - ptr : cx->draw;
+        } else if (ptr && redeal_left(cx, redeals)) {
+            ptr = 0;
+            if (cx->passes) redeals++;
+        } else {
+            break;
+        }
+        draws++;
+        if (seen[ptr]) break;
+        seen[ptr] = 1;
+        if (ptr && !talon_places(cx, s, fo, empty, ptr, draws, redeals)) return 0;
+    }
+    Cand *c = cx->cands;
+    for (size_t a = begin + 1; a < cx->ncand; a++) { /* stable, best first */
+        Cand x = c[a];
+        size_t b = a;
+        while (b > begin && c[b - 1].prio < x.prio) {
+            c[b] = c[b - 1];
+            b--;
+        }
+        c[b] = x;
+    }
+    f->next = (uint32_t)begin;
+    f->end = (uint32_t)cx->ncand;
+    return 1;
+}
+
+/* -- the search ------------------------------------------------------------------------ */
+
+static int push(Ctx *cx, const State *s, const uint8_t focus[3]) {
+    if (!grow(cx, (void **)&cx->frames, &cx->fcap, cx->depth + 1, sizeof(Frame))) return 0;
+    Frame *f = &cx->frames[cx->depth++];
+    f->st = *s;
+    memcpy(f->focus, focus, 3);
+    return generate(cx, f);
+}
+
+/* The engine moves of the line on the stack, replayed from the start. */
+static int spell_out(Ctx *cx, const State *start, Moves *out) {
+    State s = *start;
+    uint8_t focus[3];
+    if (settle(cx, &s, out) < 0) return 0;
+    for (size_t d = 0; d < cx->depth; d++)
+        if (!play(cx, &s, &cx->cands[cx->frames[d].next - 1], focus, out)) return 0;
+    return finish_moves(cx, &s, out);
+}
+
+typedef enum { WON, UNWINNABLE, UNKNOWN } Verdict;
+
+/* Depth-first from the start until a win, exhaustion (unwinnable: every rule used is
+ * proven safe) or the budget's end (unknown). */
+static Verdict search(Ctx *cx, const State *start, Moves *out) {
+    static const uint8_t no_focus[3] = {NONE, NONE, NONE};
+    uint8_t key[MAX_KEY];
+    State root = *start;
+    settle(cx, &root, NULL);
+    cx->nodes = 1;
+    if (finished(&root)) return spell_out(cx, start, out) ? WON : UNKNOWN;
+    if (table_add(cx, key, make_key(cx, &root, no_focus, key)) < 0) return UNKNOWN;
+    if (!push(cx, &root, no_focus)) return UNKNOWN;
+    while (cx->depth) {
+        Frame *f = &cx->frames[cx->depth - 1];
+        if (f->next == f->end) {
+            /* A child's candidates follow its parent's. */
+            cx->depth--;
+            if (cx->depth) cx->ncand = cx->frames[cx->depth - 1].end;
+            continue;
+        }
+        State child = f->st;
+        uint8_t focus[3];
+        play(cx, &child, &cx->cands[f->next++], focus, NULL);
+        int fresh = table_add(cx, key, make_key(cx, &child, focus, key));
+        if (fresh < 0) return UNKNOWN;
+        if (!fresh) continue;
+        cx->nodes++;
+        if (finished(&child)) return spell_out(cx, start, out) ? WON : UNKNOWN;
+        if (cx->nodes >= cx->max_nodes) return UNKNOWN;
+        if (cx->nodes % CLOCK_EVERY == 0 && now() > cx->deadline) return UNKNOWN;
+        if (!push(cx, &child, focus)) return UNKNOWN;
+    }
+    return UNWINNABLE;
+}
+
+/* -- Python ------------------------------------------------------------------------------ */
+
+/* The layout: per column its length, face-down count and cards (bottom first); the
+ * talon's length, cards (waste bottom to top, then stock top to bottom) and pointer;
+ * the four foundation heights (foundation k holds suit k). */
+static int unpack(const uint8_t *b, Py_ssize_t n, State *s) {
+    Py_ssize_t at = 0;
+    uint8_t where[NCARD] = {0};
+    memset(s, 0, sizeof *s);
+#define NEXT() (at < n ? b[at++] : 0xFF)
+    for (int i = 0; i < NCOL; i++) {
+        int len = NEXT(), down = NEXT();
+        if (len > NCARD || down >= (len ? len : 1)) return 0;
+        s->len[i] = (uint8_t)len;
+        s->down[i] = (uint8_t)down;
+        for (int k = 0; k < len; k++) {
+            int c = NEXT();
+            if (c >= NCARD || where[c]++) return 0;
+            s->col[i][k] = (uint8_t)c;
+        }
+    }
+    int tlen = NEXT();
+    if (tlen > NCARD) return 0;
+    s->tlen = (uint8_t)tlen;
+    for (int k = 0; k < tlen; k++) {
+        int c = NEXT();
+        if (c >= NCARD || where[c]++) return 0;
+        s->talon[k] = (uint8_t)c;
+    }
+    int ptr = NEXT();
+    if (ptr > tlen) return 0;
+    s->ptr = (uint8_t)ptr;
+    for (int k = 0; k < 4; k++) {
+        int h = NEXT();
+        if (h > 13) return 0;
+        s->home[k] = (uint8_t)h;
+        for (int r = 0; r < h; r++)
+            if (where[k * 13 + r]++) return 0;
+    }
+#undef NEXT
+    if (at != n) return 0;
+    for (int c = 0; c < NCARD; c++)
+        if (where[c] != 1) return 0;
+    return 1;
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    const uint8_t *layout;
+    Py_ssize_t n;
+    int draw, passes, redeals;
+    long long max_nodes;
+    double max_seconds;
+    if (!PyArg_ParseTuple(args, "y#iiiLd", &layout, &n, &draw, &passes, &redeals, &max_nodes,
+                          &max_seconds))
+        return NULL;
+    State start;
+    if (!unpack(layout, n, &start) || draw < 1 || draw > NCARD || passes < 0 || passes > 255 ||
+        redeals < 0 || redeals > 255) {
+        PyErr_SetString(PyExc_ValueError, "not a Klondike position the search can read");
+        return NULL;
+    }
+    Ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.draw = draw;
+    cx.passes = passes;
+    cx.free_talon = draw == 1 && passes == 0;
+    cx.max_nodes = max_nodes;
+    start.redeals = (uint8_t)(passes ? redeals : 0);
+    for (int k = 0; k < start.tlen; k++) cx.rootpos[start.talon[k]] = (uint8_t)k;
+    start.tbits = ((uint64_t)1 << start.tlen) - 1; /* tlen <= 52 */
+    cx.talon_bytes = (start.tlen + 7) / 8;
+    cx.mask = ((size_t)1 << 16) - 1;
+    cx.slots = calloc(cx.mask + 1, sizeof(uint64_t));
+    if (!cx.slots) return PyErr_NoMemory();
+    cx.memory = (cx.mask + 1) * sizeof(uint64_t);
+    Moves out = {NULL, 0, 0};
+    Verdict verdict;
+    Py_BEGIN_ALLOW_THREADS
+    cx.deadline = now() + max_seconds;
+    verdict = search(&cx, &start, &out);
+    Py_END_ALLOW_THREADS
+    free(cx.slots);
+    free(cx.arena);
+    free(cx.frames);
+    free(cx.cands);
+    static const char *const words[] = {"won", "unwinnable", "unknown"};
+    PyObject *moves = PyList_New(0);
+    if (moves && verdict == WON) {
+        for (size_t k = 0; k + 3 <= out.n; k += 3) {
+            PyObject *m = Py_BuildValue("(iii)", out.v[k], out.v[k + 1], out.v[k + 2]);
+            if (!m || PyList_Append(moves, m) < 0) {
+                Py_XDECREF(m);
+                Py_CLEAR(moves);
+                break;
+            }
+            Py_DECREF(m);
+        }
+    }
+    free(out.v);
+    if (!moves) return NULL;
+    return Py_BuildValue("(sNL)", words[verdict], moves, cx.nodes);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS,
+     "solve(layout, draw, passes, redeals, max_nodes, max_seconds) -> (verdict, moves, nodes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_klondike", "The compiled Klondike search (docs/solver.md).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__klondike(void) { return PyModule_Create(&module); }
