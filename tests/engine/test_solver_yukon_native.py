@@ -1,0 +1,246 @@
+"""The compiled Yukon-family search: replayable wins, the interpreted search's verdicts.
+
+``solve_interpreted`` (engine/solver/yukon.py) is the reference: on many small and
+end positions of Yukon, Russian and Alaska the compiled search must give the verdict
+it gives wherever it decides. Every win is replayed through the engine's own
+``legal_moves``/``apply``. Budgets are in nodes, never in seconds, so every run
+answers the same.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.cards import Card, card
+from engine.moves import Move, is_foundation_source
+from engine.position import Position
+from engine.position_text import parse_position
+from engine.rules import Rules
+from engine.solver import Verdict, solve_interpreted
+from engine.solver import _yukon as native
+from engine.solver.yukon_native import solve_natively
+from engine.variants import rules_for
+from engine.yukon import Yukon
+
+NO_TIME_LIMIT = 1e9
+VARIANTS = ["yukon", "russian", "alaska"]
+
+
+def replay(rules: Rules, pos: Position, moves: tuple[Move, ...]) -> Position:
+    """Play ``moves`` through the engine, each one checked legal first."""
+    for move in moves:
+        assert move in rules.legal_moves(pos), f"{move} is not legal here"
+        pos = rules.apply(pos, move)
+    return pos
+
+
+def compiled(rules: Rules, pos: Position, max_nodes: int) -> Verdict:
+    """The compiled verdict, a win replayed to the end."""
+    result = solve_natively(rules, pos, max_nodes, NO_TIME_LIMIT)
+    assert result is not None
+    if result.verdict is Verdict.WON:
+        assert rules.is_won(replay(rules, pos, result.moves))
+    else:
+        assert result.moves == ()
+    return result.verdict
+
+
+def random_endgame(rules: Rules, rng: random.Random, left: int) -> Position:
+    """``left`` cards still to go home, the lowest of each suit home already, the rest
+    shuffled over the columns, all but the top one or two of a column face down."""
+    heights = [13, 13, 13, 13]
+    for _ in range(left):
+        suit = rng.choice([k for k in range(4) if heights[k]])
+        heights[suit] -= 1
+    rest = [card(rank, s) for s in range(4) for rank in range(heights[s] + 1, 14)]
+    rng.shuffle(rest)
+    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
+    for c in rest:
+        columns[rng.randrange(rules.columns)].append(c)
+    down = tuple(max(0, len(col) - 1 - rng.randrange(2)) for col in columns)
+    piles = [tuple(card(rank, s) for rank in range(1, heights[s] + 1)) for s in range(4)]
+    rng.shuffle(piles)  # Yukon's foundations belong to no suit
+    tableau = tuple(tuple(col) for col in columns)
+    return Position(tableau, down, (), (), 0, tuple(piles), 0, 0, 0)
+
+
+def random_position(rules: Rules, seed: int, steps: int) -> Position:
+    """A position reached from deal ``seed`` by ``steps`` random legal moves."""
+    rng = random.Random(seed)
+    pos = rules.deal(seed)
+    for _ in range(steps):
+        moves = rules.legal_moves(pos)
+        if not moves:
+            break
+        pos = rules.apply(pos, rng.choice(moves))
+    return pos
+
+
+def yukon_text(variant: str, foundations: str, columns: list[str]) -> str:
+    body = [f"{i + 1}: {col}" for i, col in enumerate(columns)]
+    return "\n".join(
+        [variant, "moves=0 score=0 redeals=0 fan=0", f"foundations: {foundations}"]
+        + ["stock:", "waste:", *body]
+    )
+
+
+def suit_run(suit: str, top: str) -> str:
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    return " ".join(r + suit for r in ranks[: ranks.index(top) + 1])
+
+
+class TestWins:
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_deals_won_replay_to_a_won_position(self, variant: str) -> None:
+        rules = rules_for(variant)
+        verdicts = [compiled(rules, rules.deal(seed), 100_000) for seed in range(20)]
+        assert verdicts.count(Verdict.WON) >= 1
+
+    def test_the_answer_is_the_engines_moves(self) -> None:
+        rules = rules_for("yukon")
+        pos = rules.deal(1)
+        word, steps, nodes = native.solve(
+            0, pos.tableau, pos.down, pos.foundations, 200_000, NO_TIME_LIMIT
+        )
+        assert word == "won" and nodes >= 1
+        assert rules.is_won(replay(rules, pos, tuple(Move(*step) for step in steps)))
+
+
+# Cards left to go home, and the interpreted search's budget (it is slow on Alaska).
+ENDGAMES = {"yukon": ((20, 34), 10_000), "russian": ((22, 30), 20_000), "alaska": ((22, 34), 4_000)}
+
+
+class TestSameVerdictAsTheInterpretedSearch:
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_end_positions(self, variant: str) -> None:
+        rules = rules_for(variant)
+        rng = random.Random(11)
+        compared = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
+        sizes, budget = ENDGAMES[variant]
+        for size in sizes:
+            for _ in range(20):
+                pos = random_endgame(rules, rng, size)
+                reference = solve_interpreted(rules, pos, budget, NO_TIME_LIMIT).verdict
+                if reference is Verdict.UNKNOWN:
+                    continue
+                assert compiled(rules, pos, 2_000_000) is reference
+                compared[reference] += 1
+        assert compared[Verdict.WON] >= 5 and compared[Verdict.UNWINNABLE] >= 3, compared
+
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_positions_in_play(self, variant: str) -> None:
+        rules = rules_for(variant)
+        compared = 0
+        for seed in range(24):
+            pos = random_position(rules, seed, steps=10 + seed * 4)
+            reference = solve_interpreted(rules, pos, 3_000, NO_TIME_LIMIT).verdict
+            if reference is Verdict.UNKNOWN:
+                continue
+            assert compiled(rules, pos, 2_000_000) is reference
+            compared += 1
+        assert compared >= 6
+
+
+class TestKnownPositions:
+    def test_won_in_three(self) -> None:
+        text = yukon_text(
+            "yukon",
+            f"{suit_run('c', 'K')} / {suit_run('d', 'K')} / {suit_run('h', 'J')} / "
+            f"{suit_run('s', 'Q')}",
+            ["Kh | Qh", "| Ks", "|", "|", "|", "|", "|"],
+        )
+        rules, pos = parse_position(text)
+        result = solve_natively(rules, pos, 1_000, NO_TIME_LIMIT)
+        assert result is not None and result.verdict is Verdict.WON
+        assert [m.notation() for m in result.moves] == ["1>f", "1>f", "2>f"]
+
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_provably_dead(self, variant: str) -> None:
+        """The black cards left, each column's low cards buried under higher ones of
+        the same suit, no empty column and no card home that could come back to help:
+        nothing fits anywhere."""
+        text = yukon_text(
+            variant,
+            f"- / {suit_run('d', 'K')} / {suit_run('h', 'K')} / -",
+            [
+                "Ac 2c 3c | 4c",
+                "As 2s 3s | 4s",
+                "5c | 6c",
+                "5s | 6s",
+                "7c 8c 9c | 10c",
+                "7s 8s 9s 10s | Js",
+                "Jc Qc Kc Qs | Ks",
+            ],
+        )
+        rules, pos = parse_position(text)
+        assert compiled(rules, pos, 100_000) is Verdict.UNWINNABLE
+        assert solve_interpreted(rules, pos, 100_000, NO_TIME_LIMIT).verdict is Verdict.UNWINNABLE
+
+    def test_king_back_from_its_foundation_frees_the_way(self) -> None:
+        """The hearts lie home up to the King; the Queen of spades covers the Jack and
+        King it needs and fits only on a red King, and the empty columns take only
+        Kings: the way out is a red King back from its foundation."""
+        text = yukon_text(
+            "yukon",
+            f"{suit_run('h', 'K')} / {suit_run('d', 'K')} / {suit_run('c', 'K')} / "
+            f"{suit_run('s', '10')}",
+            ["Js Ks | Qs", *(["|"] * 6)],
+        )
+        rules, pos = parse_position(text)
+        result = solve_natively(rules, pos, 10_000, NO_TIME_LIMIT)
+        assert result is not None and result.verdict is Verdict.WON
+        back = [m for m in result.moves if is_foundation_source(m.source)]
+        assert back
+        king = pos.foundations[-10 - back[0].source][-1]
+        assert king in (card(13, 1), card(13, 2))
+        assert rules.is_won(replay(rules, pos, result.moves))
+
+
+class TestBudgets:
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_nodes_that_run_out_are_unknown_never_unwinnable(self, variant: str) -> None:
+        rules = rules_for(variant)
+        for seed in range(10):
+            result = solve_natively(rules, rules.deal(seed), 3, NO_TIME_LIMIT)
+            assert result is not None
+            assert result.verdict in (Verdict.UNKNOWN, Verdict.WON)
+            assert result.nodes <= 3
+            if result.verdict is Verdict.UNKNOWN:
+                assert result.moves == ()
+
+    def test_memory_that_runs_out_is_unknown(self) -> None:
+        rules = rules_for("yukon")
+        for seed in range(6):
+            pos = rules.deal(seed)
+            word, steps, _ = native.solve(
+                0, pos.tableau, pos.down, pos.foundations, 10**9, NO_TIME_LIMIT, max_bytes=200_000
+            )
+            assert word in ("unknown", "won")
+            if word == "unknown":
+                assert steps == []
+
+    def test_no_time_is_unknown(self) -> None:
+        rules = rules_for("yukon")
+        hard = [s for s in range(40) if compiled(rules, rules.deal(s), 5_000) is Verdict.UNKNOWN]
+        pos = rules.deal(hard[0])
+        result = solve_natively(rules, pos, 10**9, 0.0)
+        assert result is not None and result.verdict is Verdict.UNKNOWN
+
+
+class TestCoverage:
+    def test_other_rules_are_left_to_the_interpreted_search(self) -> None:
+        class Variant(Yukon):
+            name = "yukon-variant"
+
+        rules = Variant()
+        assert solve_natively(rules, rules.deal(3), 100, NO_TIME_LIMIT) is None
+
+    def test_a_position_without_the_whole_deck_is_left_to_the_interpreted_search(self) -> None:
+        rules = rules_for("yukon")
+        pos = rules.deal(3)
+        short = pos._replace(
+            tableau=(pos.tableau[0][:0], *pos.tableau[1:]), down=(0, *pos.down[1:])
+        )
+        assert solve_natively(rules, short, 100, NO_TIME_LIMIT) is None
