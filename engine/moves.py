@@ -63,8 +63,8 @@ class Move(NamedTuple):
 
     def notation(self) -> str:
         """The canonical text form (looked up: views list every legal move)."""
-        text = _NOTATIONS.get(self)
-        return text if text is not None else self._format()
+        found = _NOTATIONS.get(self)
+        return found[1] if found is not None else self._format()
 
     def _format(self) -> str:
         if self.source == STOCK:
@@ -114,8 +114,19 @@ _CANONICAL: Final = re.compile(
 DRAW: Final = Move(STOCK, STOCK, 1)
 
 
-def _all_notations() -> dict[Move, str]:
-    """The canonical text of every move a variant can make, built once."""
+# Every move between columns, built once: move generation looks a move up here
+# (``COLUMN_MOVES[source][target][size]``) instead of building a new tuple each time,
+# which is most of what generating a position's legal moves costs.
+COLUMN_MOVES: Final = tuple(
+    tuple(tuple(Move(source, target, size) for size in range(105)) for target in range(10))
+    for source in range(10)
+)
+TO_FOUNDATION: Final = tuple(Move(source, FOUNDATION, 1) for source in range(10))
+WASTE_MOVES: Final = tuple(Move(WASTE, target, 1) for target in range(10))
+
+
+def _all_notations() -> dict[Move, tuple[str, str]]:
+    """The source's name and the canonical text of every move a variant can make."""
     columns = range(10)
     sources = [*columns, WASTE, *(foundation_source(k) for k in range(8))]
     targets = [*columns, FOUNDATION]
@@ -123,7 +134,14 @@ def _all_notations() -> dict[Move, str]:
     for source in sources:
         sizes = range(1, 105) if source >= 0 else range(1, 2)
         moves.extend(Move(source, target, size) for target in targets for size in sizes)
-    return {move: move._format() for move in moves}
+    return {move: (source_key(move.source), move._format()) for move in moves}
 
 
 _NOTATIONS: Final = MappingProxyType(_all_notations())
+
+
+def named(move: Move) -> tuple[str, str]:
+    """The name of the move's source and the move's canonical text (views list both
+    for every legal move, so they are looked up rather than formatted)."""
+    found = _NOTATIONS.get(move)
+    return found if found is not None else (source_key(move.source), move._format())

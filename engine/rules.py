@@ -22,9 +22,13 @@ from typing import ClassVar
 from engine.cards import CARDS, KING, RANK, RED, Card
 from engine.errors import IllegalMoveError
 from engine.moves import (
+    COLUMN_MOVES,
+    DRAW,
     FOUNDATION,
     STOCK,
+    TO_FOUNDATION,
     WASTE,
+    WASTE_MOVES,
     Move,
     foundation_index,
     foundation_source,
@@ -115,7 +119,7 @@ class Rules:
         self._column_moves(pos, targets, moves)
         self._moves_from_foundations(pos, targets, moves)
         if self.can_use_stock(pos):
-            moves.append(Move(STOCK, STOCK, 1))
+            moves.append(DRAW)
         return moves
 
     def _targets(self, pos: Position) -> Targets:
@@ -138,7 +142,7 @@ class Rules:
         fnd = pos.foundations
         for i, col in enumerate(pos.tableau):
             if col and self.foundation_slot(fnd, col[-1]) is not None:
-                moves.append(Move(i, FOUNDATION, 1))
+                moves.append(TO_FOUNDATION[i])
         if pos.waste and self.foundation_slot(fnd, pos.waste[-1]) is not None:
             moves.append(Move(WASTE, FOUNDATION, 1))
 
@@ -146,9 +150,9 @@ class Rules:
         card = pos.waste[-1]
         by_key, empties = targets
         for j in by_key.get(self.KEY[card], ()):
-            moves.append(Move(WASTE, j, 1))
+            moves.append(WASTE_MOVES[j])
         if empties and self.OPENS_EMPTY[card]:
-            moves.extend(Move(WASTE, j, 1) for j in empties)
+            moves.extend(WASTE_MOVES[j] for j in empties)
 
     def _column_moves(self, pos: Position, targets: Targets, moves: list[Move]) -> None:
         key = self.KEY
@@ -160,16 +164,17 @@ class Rules:
         for i, col in enumerate(pos.tableau):
             if not col:
                 continue
+            from_here = COLUMN_MOVES[i]
             for count in range(1, self.unit_length(col, down[i]) + 1):
                 card = col[-count]
                 found = find(key[card])
                 if found:
                     for j in found:
                         if j != i:
-                            append(Move(i, j, count))
+                            append(from_here[j][count])
                 if empties and opens_empty[card]:
                     for j in empties:
-                        append(Move(i, j, count))
+                        append(from_here[j][count])
 
     def _moves_from_foundations(self, pos: Position, targets: Targets, moves: list[Move]) -> None:
         if not self.foundations_give_back():

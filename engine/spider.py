@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from engine.cards import HEARTS, KING, RANK, SPADES, Card, card
 from engine.deal import shuffled
-from engine.moves import STOCK, Move
+from engine.moves import DRAW, Move
 from engine.position import Pile, Position
 from engine.rules import OptionValue, Rules
 from engine.text import card_label, rank_label
@@ -187,7 +187,7 @@ class Spider(Rules):
         moves: list[Move] = []
         self._column_moves(pos, self._targets(pos), moves)
         if self.can_use_stock(pos):
-            moves.append(Move(STOCK, STOCK, 1))
+            moves.append(DRAW)
         return moves
 
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.cards import CODES, SUIT, SUIT_LETTERS
-from engine.moves import source_key
-from engine.position import Pile
-from engine.rules import Rules
+from engine.moves import named
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -24,9 +22,15 @@ def player_view(game: Game) -> dict[str, object]:
     """The view of ``game`` for its player."""
     rules = game.rules
     pos = game.position
+    fixed = SUIT_LETTERS if rules.suited_foundations else (None,) * len(pos.foundations)
     legal: dict[str, list[str]] = {}
     for move in game.legal_list():
-        legal.setdefault(source_key(move.source), []).append(move.notation())
+        source, text = named(move)
+        group = legal.get(source)
+        if group is None:
+            legal[source] = [text]
+        else:
+            group.append(text)
     outcome = game.outcome
     view: dict[str, object] = {
         "variant": game.variant,
@@ -39,7 +43,16 @@ def player_view(game: Game) -> dict[str, object]:
         ],
         "stock": len(pos.stock) if rules.has_stock else None,
         "waste": None,
-        "foundations": [_foundation(rules, s, pile) for s, pile in enumerate(pos.foundations)],
+        "foundations": [
+            {
+                # Klondike's foundations are fixed, ♣ ♦ ♥ ♠; the others take the
+                # suit of their Ace.
+                "suit": SUIT_LETTERS[SUIT[pile[0]]] if pile else fixed[index],
+                "cards": len(pile),
+                "top": CODES[pile[-1]] if pile else None,
+            }
+            for index, pile in enumerate(pos.foundations)
+        ],
         "counters": game.counters,
         "outcome": outcome.termination.value if outcome else None,
         "can_finish": game.can_finish,
@@ -56,13 +69,3 @@ def player_view(game: Game) -> dict[str, object]:
         view["runs_removed"] = len(pos.foundations)
         view["deals_left"] = -(-len(pos.stock) // rules.columns)
     return view
-
-
-def _foundation(rules: Rules, index: int, pile: Pile) -> dict[str, object]:
-    """A foundation's size, top card and suit (Klondike's are fixed, ♣ ♦ ♥ ♠; the
-    others take the suit of their Ace)."""
-    if pile:
-        suit: str | None = SUIT_LETTERS[SUIT[pile[0]]]
-    else:
-        suit = SUIT_LETTERS[index] if rules.suited_foundations else None
-    return {"suit": suit, "cards": len(pile), "top": CODES[pile[-1]] if pile else None}
