@@ -88,8 +88,9 @@ class Move(NamedTuple):
         Raises:
             ValueError: ``text`` is not in canonical form.
         """
-        if text == "d":
-            return DRAW
+        known = _BY_TEXT.get(text)
+        if known is not None:
+            return known
         match = _CANONICAL.fullmatch(text)
         if match is None:
             raise ValueError(f"{text!r} is not a move in canonical notation")
@@ -138,6 +139,14 @@ def _all_notations() -> dict[Move, tuple[str, str]]:
 
 
 _NOTATIONS: Final = MappingProxyType(_all_notations())
+# Canonical text back to its move: clients mostly send moves in canonical form.
+_BY_TEXT: Final = MappingProxyType(
+    {
+        text: move
+        for move, (_, text) in _NOTATIONS.items()
+        if move == DRAW or _CANONICAL.fullmatch(text)
+    }
+)
 
 
 def named(move: Move) -> tuple[str, str]:

@@ -10,7 +10,13 @@ def solve(
     max_nodes: int,
     max_seconds: float,
     max_bytes: int = ...,
+    locked: bool = ...,
+    probes: bool = ...,
 ) -> tuple[str, list[tuple[int, int, int]], int]:
     """Search a Yukon (0), Russian (1) or Alaska (2) position: the verdict word, the
-    engine moves of a win and the positions searched. ``max_bytes`` bounds the
-    memory (1 GiB by default); reaching it answers unknown."""
+    engine moves of a win and the positions searched.
+
+    ``max_bytes`` bounds the memory (1 GiB by default; reaching it answers
+    unknown). ``locked`` (the locked-cards rule) and ``probes`` (short searches in
+    shuffled orders first) are on by default; tests switch them off to compare.
+    """

@@ -143,6 +143,58 @@ class TestSameVerdictAsTheInterpretedSearch:
         assert compared >= 6
 
 
+def native_verdict(variant: str, pos: Position, nodes: int, **options: bool) -> str:
+    code = VARIANTS.index(variant)
+    return native.solve(
+        code, pos.tableau, pos.down, pos.foundations, nodes, NO_TIME_LIMIT, **options
+    )[0]
+
+
+class TestLockedCards:
+    """A position where some card can never move again is lost at once
+    (docs/solver.md, "Locked cards"); the search without that rule agrees."""
+
+    def test_queens_that_need_the_kings_beneath_them(self) -> None:
+        """Both black Queens need a red King: the King of hearts lies beneath the
+        Queen of spades, the King of diamonds face down beneath the Queen of clubs,
+        and neither Queen can go home before the Jack of clubs, which waits in turn
+        on cards locked behind them."""
+        text = yukon_text(
+            "yukon",
+            "Ac 2c 3c 4c 5c / Ad 2d 3d / Ah / As 2s 3s 4s",
+            [
+                "| Kh Qs Jd 10c 9h 8s 7h 6s 5d",
+                "| Ks Qh Jc 10d 9c 8d 7s 6d",
+                "|",
+                "|",
+                "| Kc Qd Js 10h 9s 8h 7c 6h 5s 4h",
+                "Kd 3h 2h 4d | Qc Jh 10s 9d 8c 7d 6c 5h",
+                "|",
+            ],
+        )
+        rules, pos = parse_position(text)
+        result = solve_natively(rules, pos, 1_000, NO_TIME_LIMIT)
+        assert result is not None and result.verdict is Verdict.UNWINNABLE
+        assert result.nodes == 1
+        plain = native_verdict("yukon", pos, 3_000_000, locked=False, probes=False)
+        assert plain in ("unwinnable", "unknown")
+
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_the_search_without_the_rule_agrees(self, variant: str) -> None:
+        rules = rules_for(variant)
+        rng = random.Random(23)
+        compared = {"won": 0, "unwinnable": 0}
+        for size in (20, 28, 36):
+            for _ in range(25):
+                pos = random_endgame(rules, rng, size)
+                plain = native_verdict(variant, pos, 300_000, locked=False, probes=False)
+                if plain == "unknown":
+                    continue
+                assert native_verdict(variant, pos, 3_000_000) == plain
+                compared[plain] += 1
+        assert compared["won"] >= 5 and compared["unwinnable"] >= 5, compared
+
+
 class TestKnownPositions:
     def test_won_in_three(self) -> None:
         text = yukon_text(
@@ -205,10 +257,13 @@ class TestBudgets:
         for seed in range(10):
             result = solve_natively(rules, rules.deal(seed), 3, NO_TIME_LIMIT)
             assert result is not None
-            assert result.verdict in (Verdict.UNKNOWN, Verdict.WON)
             assert result.nodes <= 3
             if result.verdict is Verdict.UNKNOWN:
                 assert result.moves == ()
+            elif result.verdict is Verdict.UNWINNABLE:
+                # proven before the budget ran out: lost at a glance (locked cards)
+                assert result.nodes == 1
+                assert compiled(rules, rules.deal(seed), 10**6) is Verdict.UNWINNABLE
 
     def test_memory_that_runs_out_is_unknown(self) -> None:
         rules = rules_for("yukon")
@@ -220,6 +275,14 @@ class TestBudgets:
             assert word in ("unknown", "won")
             if word == "unknown":
                 assert steps == []
+
+    def test_node_budgets_give_the_same_answer_every_time(self) -> None:
+        rules = rules_for("yukon")
+        for seed in range(8):
+            pos = rules.deal(seed)
+            first = native.solve(0, pos.tableau, pos.down, pos.foundations, 30_000, NO_TIME_LIMIT)
+            again = native.solve(0, pos.tableau, pos.down, pos.foundations, 30_000, NO_TIME_LIMIT)
+            assert first == again
 
     def test_no_time_is_unknown(self) -> None:
         rules = rules_for("yukon")

@@ -385,8 +385,8 @@ static int path_push(Ctx *x, Path *p, Move m) {
 
 enum { UNKNOWN, WON, UNWINNABLE };
 
-#include "spider_beam.h"
 #include "spider_dfs.h"
+#include "spider_beam.h"
 
 /* ---- Python ------------------------------------------------------------------------- */
 
@@ -489,7 +489,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             path.n = 0;
             x->phase_nodes = x->max_nodes;
             x->phase_deadline = x->deadline;
-            verdict = dfs_phase(x, &path);
+            verdict = dfs_search(x, &x->root, x->max_nodes, &path);
         }
     }
     Py_END_ALLOW_THREADS;

@@ -16,8 +16,17 @@
 #ifndef BEAM_LATERAL
 #define BEAM_LATERAL 4
 #endif
+#ifndef BEAM_LATERAL_END
+#define BEAM_LATERAL_END 10
+#endif
+#ifndef PROBES
+#define PROBES 4
+#endif
+#ifndef PROBE_NODES
+#define PROBE_NODES(width) (20000 + 50 * (uint64_t)(width))
+#endif
 #ifndef STOCK_CARD
-#define STOCK_CARD 5
+#define STOCK_CARD 0
 #endif
 
 /* ---- a set of hashes ---------------------------------------------------------------- */
@@ -77,23 +86,42 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
  * links they take away), then face-down cards left, suited links (a card on the
  * next higher one of its suit, which moves with it), empty piles, and links in rank
  * only, which still keep a card where it can stay. */
+#ifndef W_EMPTY
+#define W_EMPTY 60
+#endif
+#ifndef W_DOWN
+#define W_DOWN 25
+#endif
+#ifndef W_PILE_DOWN
+#define W_PILE_DOWN 10
+#endif
+#ifndef W_SUITED
+#define W_SUITED 20
+#endif
+#ifndef W_RANK
+#define W_RANK 6
+#endif
+#ifndef W_BREAK
+#define W_BREAK 4
+#endif
+
 static int evaluate(const State *st) {
-    int score = st->lifted * 400 - STOCK_CARD * st->stock;
+    int score = st->lifted * (12 * W_SUITED + 160) - STOCK_CARD * st->stock;
     for (int i = 0; i < NCOL; i++) {
         int n = st->len[i], d = st->down[i];
         if (!n) {
-            score += 60;
+            score += W_EMPTY;
             continue;
         }
-        score -= 25 * d + (d ? 10 : 0);
+        score -= W_DOWN * d + (d ? W_PILE_DOWN : 0);
         const uint8_t *c = st->c[i];
         for (int k = d + 1; k < n; k++) {
             if (LINKED(c[k - 1], c[k]))
-                score += 20;
+                score += W_SUITED;
             else if (RANK(c[k - 1]) == RANK(c[k]) + 1)
-                score += 6;
+                score += W_RANK;
             else
-                score -= 4;
+                score -= W_BREAK;
         }
     }
     return score;
@@ -199,14 +227,11 @@ static int hist_layer(Ctx *x, History *h) {
 
 /* The moves from the root to position `index` of the layer `depth` layers down,
  * then `last`. */
-static int read_back(Ctx *x, const History *h, size_t depth, uint32_t index, Move last,
-                     Path *path) {
-    size_t n = depth + 1;
-    Move *q = grow(x, path->m, &path->cap, n, sizeof(Move));
+static int read_back(Ctx *x, const History *h, size_t depth, uint32_t index, Path *path) {
+    Move *q = grow(x, path->m, &path->cap, depth, sizeof(Move));
     if (!q) return 0;
     path->m = q;
-    path->n = n;
-    path->m[depth] = last;
+    path->n = depth;
     for (size_t d = depth; d > 0; d--) {
         size_t e = h->start[d - 1] + index;
         path->m[d - 1] = h->move[e];
@@ -216,6 +241,43 @@ static int read_back(Ctx *x, const History *h, size_t depth, uint32_t index, Mov
 }
 
 typedef enum { BEAM_WON, BEAM_FAILED, BEAM_EXHAUSTED, BEAM_STOPPED } BeamEnd;
+
+/* A beam dies where every way on needs more moves that improve nothing than it
+ * allows: typically with the stock gone, piles to rearrange through the empty
+ * ones. Its best last positions then get a bounded depth-first search each (the
+ * complete phase's search, here only a probe: what it fails to find proves
+ * nothing about the deal). */
+static BeamEnd probe(Ctx *x, const History *hist, const Layer *layer, size_t width,
+                     Path *path) {
+    int best[PROBES], nb = 0;
+    int32_t score[PROBES];
+    State st;
+    for (size_t p = 0; p < layer->n; p++) {
+        unpack_raw(x, layer->bytes + layer->off[p] + 5, &st);
+        int32_t s = evaluate(&st);
+        int k = nb < PROBES ? nb++ : PROBES;
+        while (k > 0 && score[k - 1] < s) {
+            if (k < PROBES) {
+                score[k] = score[k - 1];
+                best[k] = best[k - 1];
+            }
+            k--;
+        }
+        if (k < PROBES) {
+            score[k] = s;
+            best[k] = (int)p;
+        }
+    }
+    for (int i = 0; i < nb; i++) {
+        unpack_raw(x, layer->bytes + layer->off[best[i]] + 5, &st);
+        if (!read_back(x, hist, hist->depth, (uint32_t)best[i], path)) return BEAM_STOPPED;
+        int v = dfs_search(x, &st, PROBE_NODES(width), path);
+        if (v == WON) return BEAM_WON;
+        if (x->stop) return BEAM_STOPPED;
+    }
+    path->n = 0;
+    return BEAM_FAILED;
+}
 
 /* One beam of the given width. BEAM_EXHAUSTED: it ended without ever dropping a
  * position for want of room, so a wider beam would search the same. */
@@ -254,7 +316,8 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
                 uint64_t h = hash_bytes(key, pack_key(&st, key));
                 if (!hs_has(&seen, h)) {
                     if (is_won(&st)) {
-                        end = read_back(x, &hist, hist.depth, (uint32_t)p, moves[k], path)
+                        end = read_back(x, &hist, hist.depth, (uint32_t)p, path) &&
+                                      path_push(x, path, moves[k])
                                   ? BEAM_WON
                                   : BEAM_STOPPED;
                         goto out;
@@ -269,7 +332,7 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
                     /* Filling an empty pile is never barred while a deal waits for it. */
                     int fills = moves[k].s != DEAL && st.stock && st.len[moves[k].s] &&
                                 st.len[moves[k].t] == moves[k].n;
-                    if (lag > BEAM_LATERAL && !fills) {
+                    if (lag > (st.stock ? BEAM_LATERAL : BEAM_LATERAL_END) && !fills) {
                         undo_move(&st, moves[k], &u);
                         continue;
                     }
@@ -291,6 +354,7 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
         }
         if (hn == 0) {
             end = dropped ? BEAM_FAILED : BEAM_EXHAUSTED;
+            if (dropped) end = probe(x, &hist, &cur, width, path);
             goto out;
         }
         /* The next layer, parent by parent so each parent is unpacked once. */

@@ -112,14 +112,17 @@ static void order_moves(const State *st, Move *m, int n) {
     }
 }
 
-static int dfs_phase(Ctx *x, Path *path) {
+/* Depth-first from `start` until a win (its moves appended to `path`), exhaustion
+ * (UNWINNABLE: no win from `start`), the budget, or `limit` more positions. */
+static int dfs_search(Ctx *x, const State *start, uint64_t limit, Path *path) {
     int verdict = UNKNOWN;
+    uint64_t end_at = x->nodes + limit;
     Table tt = {0};
     Frame *fr = NULL;
     size_t fcap = 0, sp = 0;
     Move *ms = NULL;
     size_t mcap = 0, mtop = 0;
-    State st = x->root;
+    State st = *start;
     uint8_t key[KEYMAX];
     if (!tt_init(x, &tt)) goto out;
     if (tt_add(x, &tt, key, pack_key(&st, key)) < 0) goto out;
@@ -154,7 +157,7 @@ static int dfs_phase(Ctx *x, Path *path) {
             if (path_push(x, path, m)) verdict = WON;
             goto out;
         }
-        if (count_node(x)) goto out;
+        if (count_node(x) || x->nodes >= end_at) goto out;
         Frame *g = grow(x, fr, &fcap, sp + 1, sizeof(Frame));
         if (!g) goto out;
         fr = g;

@@ -6,7 +6,8 @@
  * foundation (rule 2), only the first empty column as a target and never a whole
  * column into an empty one (rule 3). Rule 4 (skip the reverse of the last move) is
  * left to the table: the reverse leads back to the parent, whose key is stored.
- * Any other rule here says where its proof is.
+ * One rule is new, "Locked cards" (its proof is in docs/solver.md too): a position
+ * where some card can never move again is lost, and is not searched further.
  *
  * Depth-first over positions with an exact-key transposition table: a key is the
  * packed canonical position, compared in full, never a hash alone. Bounded memory:
@@ -64,6 +65,9 @@ typedef struct {
 
 typedef struct {
     int variant;
+    int use_locked, use_probes;
+    uint64_t rng; /* a probe's random tie-breaking in the move order; 0: none */
+    uint8_t parents[NCARD][2], nparents[NCARD]; /* the cards a card may be put on */
     uint8_t fits[NCARD][NCARD]; /* fits[top][card]: card may be put on top */
     /* transposition table: entry = tag(24) | words-1 (3) | arena offset + 1 (37) */
     uint64_t *table;
@@ -94,6 +98,7 @@ static void fill_fits(Search *s) {
                 ok = suit_of(t) == suit_of(c) &&
                      (rank_of(t) == rank_of(c) + 1 || rank_of(t) + 1 == rank_of(c));
             s->fits[t][c] = (uint8_t)ok;
+            if (ok) s->parents[c][s->nparents[c]++] = (uint8_t)t;
         }
 }
 
@@ -218,6 +223,75 @@ static int finish_moves(Search *s, Board *b) {
     }
 }
 
+/* ---- locked cards ----------------------------------------------------------- */
+
+/* Whether some card left on the tableau can never move again: then the position
+ * is lost (a win moves every card home). Proof in docs/solver.md, "Locked cards".
+ * S, the cards that never move, starts as every card on the tableau and shrinks to
+ * its greatest fixed point. S is always a bottom part of each column, sp[i] cards
+ * high: a face-up card moves only with the cards above it, and a face-down card
+ * only after they all left. A face-up card leaves S, with every card above it, once
+ * it has an exit that S does not block; a face-down card once it has one and
+ * nothing above it is in S any more. */
+static int locked(const Search *s, const Board *b) {
+    int8_t col[NCARD], idx[NCARD];
+    int sp[NCOL];
+    memset(col, -1, sizeof col);
+    for (int i = 0; i < NCOL; i++) {
+        sp[i] = b->len[i];
+        for (int p = 0; p < b->len[i]; p++) {
+            col[b->cards[i][p]] = (int8_t)i;
+            idx[b->cards[i][p]] = (int8_t)p;
+        }
+    }
+#define IN_S(x) (col[x] >= 0 && idx[x] < sp[col[x]])
+    for (int changed = 1; changed;) {
+        changed = 0;
+        int free_col = 0; /* columns with nothing in S could be emptied */
+        for (int j = 0; j < NCOL; j++) free_col += sp[j] == 0;
+        /* N: the cards that never go home, those of S and every card above one of
+         * S in its suit. A card goes home only after the one below it. */
+        uint8_t never_home[NCARD] = {0};
+        for (int su = 0; su < 4; su++) {
+            int in_n = 0;
+            for (int r = b->home[su]; r < 13; r++) {
+                int c = su * 13 + r;
+                in_n |= IN_S(c);
+                never_home[c] = (uint8_t)in_n;
+            }
+        }
+        for (int i = 0; i < NCOL; i++) {
+            int p = b->down[i] < sp[i] ? b->down[i] : sp[i] - 1;
+            while (p >= 0 && p < sp[i]) {
+                int d = b->cards[i][p], r = rank_of(d);
+                /* home, once d - 1 is and the cards above d have left */
+                int out = p == sp[i] - 1 && (r == 1 || !never_home[d - 1]);
+                /* A King into an empty column, unless it already lies at the bottom:
+                 * moving a whole column changes no card's place but its column's name. */
+                if (!out && r == 13 && p > 0) out = free_col > 0;
+                for (int q = 0; !out && q < s->nparents[d]; q++) {
+                    int P = s->parents[d][q]; /* onto P, once P is a column's top */
+                    out = !IN_S(P) || (col[P] != i && idx[P] == sp[col[P]] - 1);
+                }
+                if (out) {
+                    sp[i] = p;
+                    changed = 1;
+                    if (p > b->down[i]) break; /* face-up cards beneath stay in S */
+                    p--; /* the face-down card beneath is now S's top in this column */
+                } else if (p >= b->down[i] && p + 1 < sp[i]) {
+                    p++; /* a face-up card higher up may have an exit of its own */
+                } else {
+                    break;
+                }
+            }
+        }
+    }
+#undef IN_S
+    for (int i = 0; i < NCOL; i++)
+        if (sp[i]) return 1;
+    return 0;
+}
+
 /* ---- candidates ------------------------------------------------------------- */
 
 static int push_cand(Search *s, int src, int dst, int n, int prio) {
@@ -228,6 +302,10 @@ static int push_cand(Search *s, int src, int dst, int n, int prio) {
         s->bytes += (cap - s->cands_cap) * sizeof *p;
         s->cands = p;
         s->cands_cap = cap;
+    }
+    if (s->rng) {
+        s->rng ^= s->rng << 13, s->rng ^= s->rng >> 7, s->rng ^= s->rng << 17;
+        prio = prio * 3 + (int)(s->rng % 8);
     }
     s->cands[s->ncands++] = (Cand){(uint8_t)src, (uint8_t)dst, (uint8_t)n, (uint8_t)prio};
     return 1;
@@ -474,16 +552,25 @@ static int enter(Search *s, const Board *b, size_t efirst) {
 }
 
 /* Runs without the GIL. On a win, s->emoves[0..nemoves) is the whole solution. */
-static int run(Search *s, const Board *start, long long max_nodes, double max_seconds,
-               long long *nodes_out) {
-    double began = now();
+/* Forget every position: the next search starts afresh (the memory is kept). */
+static void reset(Search *s) {
+    if (s->table) memset(s->table, 0, s->cap * sizeof *s->table);
+    s->count = s->arena_len = s->depth = s->ncands = s->nemoves = 0;
+}
+
+/* One depth-first search from `start`, at most max_nodes positions (counted into
+ * *nodes), until `deadline`. On a win s->emoves[0..nemoves) is the whole solution. */
+static int search_once(Search *s, const Board *start, long long max_nodes, double deadline,
+                       long long *nodes_out) {
     long long nodes = 1;
     Board b = *start;
     int verdict = UNKNOWN;
     KeyBuf k;
+    reset(s);
     *nodes_out = 1;
     if (!settle(s, &b)) return UNKNOWN;
     if (finished(s->variant, &b)) return finish_moves(s, &b) ? WON : UNKNOWN;
+    if (s->use_locked && locked(s, &b)) return UNWINNABLE;
     make_key(&b, &k);
     if (!insert_key(s, &k) || !enter(s, &b, 0)) return UNKNOWN;
     while (s->depth) {
@@ -509,11 +596,45 @@ static int run(Search *s, const Board *start, long long max_nodes, double max_se
             verdict = finish_moves(s, &b) ? WON : UNKNOWN;
             break;
         }
-        if (nodes >= max_nodes || (nodes % CLOCK_EVERY == 0 && now() - began > max_seconds)) break;
+        if (nodes >= max_nodes || (nodes % CLOCK_EVERY == 0 && now() > deadline)) break;
+        if (s->use_locked && locked(s, &b)) { /* lost: no need to look further */
+            s->nemoves = efirst;
+            continue;
+        }
         if (!enter(s, &b, efirst)) break;
     }
+    /* Exhausted: every position reachable under the proven rules was seen. */
     if (!s->depth && !s->full && verdict == UNKNOWN) verdict = UNWINNABLE;
     *nodes_out = nodes;
+    return verdict;
+}
+
+/* The search. A deal's search time is heavy-tailed: an early choice that leads
+ * nowhere can hold the depth-first search for millions of positions while another
+ * order of the same moves wins in a few hundred. So short probes come first, each a
+ * complete search under its own node budget with ties in the move order broken at
+ * random (seeded, so a node budget always gives the same answer), up to a third of
+ * the nodes and of the time; then one search in the plain order takes the rest.
+ * Every probe is a whole search: its win is a win, and a probe that runs out of
+ * positions before its budget has proven the deal lost, whatever the order. */
+static int run(Search *s, const Board *start, long long max_nodes, double max_seconds,
+               long long *nodes_out) {
+    double began = now(), deadline = began + max_seconds;
+    long long total = 0, n = 0, probe = 4000;
+    int verdict;
+    for (uint64_t k = 0; s->use_probes; k++, probe += probe / 2) {
+        if (total + probe > max_nodes / 3 || now() - began > max_seconds / 3) break;
+        s->rng = k ? 0x9E3779B97F4A7C15ull * k : 0;
+        verdict = search_once(s, start, probe, deadline, &n);
+        total += n;
+        if (verdict != UNKNOWN || s->full) {
+            *nodes_out = total;
+            return verdict;
+        }
+    }
+    s->rng = 0;
+    verdict = search_once(s, start, max_nodes - total, deadline, &n);
+    *nodes_out = total + n;
     return verdict;
 }
 
@@ -607,14 +728,16 @@ static int read_board(PyObject *tableau, PyObject *down, PyObject *foundations, 
 
 static PyObject *yukon_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
-    static char *kwlist[] = {"variant",   "tableau",     "down",      "foundations",
-                             "max_nodes", "max_seconds", "max_bytes", NULL};
+    static char *kwlist[] = {"variant",     "tableau",   "down",  "foundations", "max_nodes",
+                             "max_seconds", "max_bytes", "locked", "probes", NULL};
     int variant;
     PyObject *tableau, *down, *foundations;
     long long max_nodes, max_bytes = 1ll << 30;
+    int use_locked = 1, use_probes = 1;
     double max_seconds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOLd|L", kwlist, &variant, &tableau,
-                                     &down, &foundations, &max_nodes, &max_seconds, &max_bytes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOLd|Lpp", kwlist, &variant, &tableau,
+                                     &down, &foundations, &max_nodes, &max_seconds, &max_bytes,
+                                     &use_locked, &use_probes))
         return NULL;
     if (variant < YUKON || variant > ALASKA) {
         PyErr_SetString(PyExc_ValueError, "variant: 0 yukon, 1 russian, 2 alaska");
@@ -628,6 +751,8 @@ static PyObject *yukon_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     s->variant = variant;
+    s->use_locked = use_locked;
+    s->use_probes = use_probes;
     s->max_bytes = max_bytes > 0 ? (size_t)max_bytes : 0;
     s->bytes = sizeof *s;
     fill_fits(s);
