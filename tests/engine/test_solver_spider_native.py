@@ -100,13 +100,13 @@ class TestWins:
         wins = 0
         for seed in range(3):
             deal = rules.deal(seed)
-            result = solve(rules, deal, max_nodes=300_000, max_seconds=NO_TIME_LIMIT)
+            result = solve(rules, deal, max_nodes=400_000, max_seconds=NO_TIME_LIMIT)
             assert result.verdict is not Verdict.UNWINNABLE
             if result.verdict is Verdict.WON:
                 wins += 1
                 assert rules.is_won(replay(rules, deal, result.moves))
                 assert Move(STOCK, STOCK, 1) in result.moves
-        if variant == "spider-1":
+        if variant != "spider-4":
             assert wins > 0
 
     def test_won_in_one(self) -> None:
