@@ -24,9 +24,6 @@
 #define NCARD 52
 #define NONE 0xFF
 #define TALON_OK 0xFE /* as a focus's g: any talon move respects it (rule 6) */
-#ifndef RULE6
-#define RULE6 1
-#endif
 #define WASTE (-1)
 #define FOUNDATION (-2)
 #define STOCK (-3)
@@ -421,7 +418,6 @@ static int play(Ctx *cx, State *s, const Cand *m, uint8_t focus[3], Moves *out) 
         if (dst >= 0) {
             focus[0] = (uint8_t)card;
             if (!cx->free_talon) focus[2] = TALON_OK;
-            if (!cx->free_talon && !RULE6) focus[0] = NONE;
         }
     } else if (m->src >= 0) {
         int i = m->src, rest = s->len[i] - m->count;
