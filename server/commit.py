@@ -69,6 +69,13 @@ NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
 # A statement ending with this must change a row, or its write fails (``conflict``).
 CHECKED = "returning 'checked'"
 
+# While a commit is under way, the next one starts only once this many writes wait:
+# a lone write waits for the running commit instead (about one WAL flush), so under
+# a steady load each commit carries several moves rather than one, which saves the
+# server and PostgreSQL a transaction per move. Under heavy load the queue fills at
+# once and the commits overlap again.
+PIPELINE_WRITES = 16
+
 INSERT_EVENTS = """
     insert into race_events (race_id, seq, kind, body, at)
     select * from unnest($1::bigint[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[])
@@ -130,7 +137,9 @@ class GroupCommitter:
             self._connections.put_nowait(None)
         self._held: list[PoolConnectionProxy] = []
         self._queue: list[Write] = []
+        # Set by each new write and by each finished commit.
         self._wake = asyncio.Event()
+        self._committing = 0  # commits under way
         self._closing = False
 
     async def submit(
@@ -161,7 +170,8 @@ class GroupCommitter:
         """Commit batches until ``close()`` and the queue is empty.
 
         Up to ``in_flight`` batches commit at once (PostgreSQL then flushes their
-        WAL together), but their writers are woken strictly in queue order, so
+        WAL together), a second one only once ``PIPELINE_WRITES`` writes wait; their
+        writers are woken strictly in queue order, so
         replies and race events still leave in the order they were queued. Writes
         that must not overtake each other never share a moment in flight anyway: a
         game's next move waits for the commit of its last.
@@ -176,10 +186,15 @@ class GroupCommitter:
                         self._wake.clear()
                         await self._wake.wait()
                         continue
+                    if self._committing and len(self._queue) < PIPELINE_WRITES:
+                        self._wake.clear()
+                        await self._wake.wait()
+                        continue
                     conn = await self._connections.get()
                     batch = self._queue[: self._max_batch]
                     del self._queue[: len(batch)]
                     resolved = asyncio.get_running_loop().create_future()
+                    self._committing += 1
                     group.create_task(self._commit(conn, batch, previous, resolved))
                     previous = resolved
         finally:
@@ -229,6 +244,8 @@ class GroupCommitter:
                 await self._pool.release(conn)
                 conn = None
         self._connections.put_nowait(conn)
+        self._committing -= 1
+        self._wake.set()
         if error is None:
             self._metrics.observe_commit(time.perf_counter() - started, len(batch))
         try:
