@@ -9,6 +9,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# A C compiler for the solver's extensions (engine/solver/native/, built by setup.py).
+RUN apt-get update \
+    && apt-get install --yes --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so a code change does not reinstall them.
 COPY pyproject.toml README.md ./
 RUN mkdir engine server bot \
@@ -16,11 +21,13 @@ RUN mkdir engine server bot \
     && pip install . \
     && pip uninstall --yes solitaire-arena
 
+COPY setup.py ./
 COPY engine engine
 COPY server server
 COPY bot bot
 COPY sql sql
-# Editable, so the migration runner finds sql/ next to the server package, as in a checkout.
+# Editable, so the migration runner finds sql/ next to the server package, as in a checkout;
+# this step also compiles the solver's C extensions in place.
 RUN pip install --no-deps --editable . \
     && useradd --system --no-create-home solitaire
 
