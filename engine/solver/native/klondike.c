@@ -31,6 +31,8 @@
 #define CLOCK_EVERY 4096 /* nodes between two looks at the clock */
 #define MEMORY_CAP ((size_t)1 << 30) /* table, keys and stacks together */
 #define MAX_KEY 128
+#define CHUNK_BITS 24
+#define CHUNK ((size_t)1 << CHUNK_BITS)
 
 /* Priorities (x100 of engine/solver/tableau.py's): higher is tried first. */
 #define P_HOME 600
@@ -91,8 +93,10 @@ typedef struct {
     uint8_t rootpos[NCARD]; /* each first-talon card's place in it */
     uint64_t *slots;        /* open addressing: tag << 40 | (key offset + 1) */
     size_t mask, used;
-    uint8_t *arena; /* keys, each a length byte and the bytes */
-    size_t alen, acap;
+    /* Keys, each a length byte and the bytes, in chunks that never move: an offset
+     * is chunk * CHUNK + place. Chunks waste less than one doubling buffer. */
+    uint8_t *chunks[MEMORY_CAP / CHUNK];
+    size_t nchunks, alen; /* alen: bytes used in the last chunk */
     Frame *frames;
     size_t depth, fcap;
     Cand *cands;
@@ -332,6 +336,11 @@ static uint64_t hash_key(const uint8_t *k, size_t n) {
 
 #define OFFSET_MASK (((uint64_t)1 << 40) - 1)
 
+static const uint8_t *key_at(const Ctx *cx, uint64_t e) {
+    uint64_t off = (e & OFFSET_MASK) - 1;
+    return cx->chunks[off >> CHUNK_BITS] + (off & (CHUNK - 1));
+}
+
 static int table_grow(Ctx *cx) {
     size_t size = cx->mask + 1, fresh = size * 2;
     if (cx->memory + fresh * sizeof(uint64_t) > MEMORY_CAP) return 0;
@@ -341,7 +350,7 @@ static int table_grow(Ctx *cx) {
     for (size_t i = 0; i < size; i++) {
         uint64_t e = cx->slots[i];
         if (!e) continue;
-        const uint8_t *k = cx->arena + (e & OFFSET_MASK) - 1;
+        const uint8_t *k = key_at(cx, e);
         size_t j = hash_key(k + 1, k[0]) & (fresh - 1);
         while (slots[j]) j = (j + 1) & (fresh - 1);
         slots[j] = e;
@@ -359,7 +368,7 @@ static int table_has(const Ctx *cx, const uint8_t *key, size_t n) {
         uint64_t e = cx->slots[j];
         if (!e) return 0;
         if ((e >> 40) == tag) {
-            const uint8_t *k = cx->arena + (e & OFFSET_MASK) - 1;
+            const uint8_t *k = key_at(cx, e);
             if (k[0] == n && memcmp(k + 1, key, n) == 0) return 1;
         }
     }
@@ -374,15 +383,23 @@ static int table_add(Ctx *cx, const uint8_t *key, size_t n) {
         uint64_t e = cx->slots[j];
         if (!e) break;
         if ((e >> 40) == tag) {
-            const uint8_t *k = cx->arena + (e & OFFSET_MASK) - 1;
+            const uint8_t *k = key_at(cx, e);
             if (k[0] == n && memcmp(k + 1, key, n) == 0) return 0;
         }
         j = (j + 1) & cx->mask;
     }
-    if (!grow(cx, (void **)&cx->arena, &cx->acap, cx->alen + n + 1, 1)) return -1;
-    size_t off = cx->alen;
-    cx->arena[off] = (uint8_t)n;
-    memcpy(cx->arena + off + 1, key, n);
+    if (!cx->nchunks || cx->alen + n + 1 > CHUNK) {
+        if (cx->nchunks == MEMORY_CAP / CHUNK || cx->memory + CHUNK > MEMORY_CAP) return -1;
+        uint8_t *chunk = malloc(CHUNK);
+        if (!chunk) return -1;
+        cx->chunks[cx->nchunks++] = chunk;
+        cx->memory += CHUNK;
+        cx->alen = 0;
+    }
+    uint8_t *at = cx->chunks[cx->nchunks - 1] + cx->alen;
+    size_t off = (cx->nchunks - 1) * CHUNK + cx->alen;
+    at[0] = (uint8_t)n;
+    memcpy(at + 1, key, n);
     cx->alen += n + 1;
     cx->slots[j] = tag << 40 | (uint64_t)(off + 1);
     cx->used++;
@@ -694,14 +711,14 @@ static int begin(Ctx *cx) {
 
 static void release(Ctx *cx) {
     free(cx->slots);
-    free(cx->arena);
+    for (size_t k = 0; k < cx->nchunks; k++) free(cx->chunks[k]);
+    cx->nchunks = 0;
     free(cx->frames);
     free(cx->cands);
     cx->slots = NULL;
-    cx->arena = NULL;
     cx->frames = NULL;
     cx->cands = NULL;
-    cx->acap = cx->fcap = cx->ccap = 0;
+    cx->fcap = cx->ccap = 0;
     cx->memory = 0;
 }
 
