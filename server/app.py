@@ -83,6 +83,8 @@ class ArenaServer:
         self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
         resumed = await arena.resume_open_races()
         self._tasks.append(asyncio.create_task(arena.run_clock(), name="race-clock"))
+        checks = arena.winnability.run()
+        self._tasks.append(asyncio.create_task(checks, name="winnability-checks"))
         if self.config.daily_prepare_ahead:
             preparer = arena.dailies.run_preparer()
             self._tasks.append(asyncio.create_task(preparer, name="daily-deals"))

@@ -42,6 +42,7 @@ from server.storage import (
     result_statement,
     to_ms,
 )
+from server.winnability import WinnabilityWatch
 
 log = structlog.get_logger(__name__)
 
@@ -111,6 +112,7 @@ class Arena:
         daily_limit_ms = config.daily_time_limit_s * 1000
         self.solver = SolverPool(config.solver_workers)
         self.solver_help = SolverHelp(self.solver, config.solver_help_seconds)
+        self.winnability = WinnabilityWatch(self.solver_help)
         self.dailies = Dailies(self, time_limit_ms=daily_limit_ms)
         self.boards = Leaderboard(storage.pool, clock, daily_limit_ms)
         self.listings = Listings(storage.pool, clock)
@@ -515,8 +517,11 @@ class Arena:
         live, room = await self._owned(who, message.game)
         return self._view_reply(live, room, message.id)
 
-    async def move(self, who: Principal, message: p.Move) -> p.ViewReply:
-        """Play a move given in the forgiving notation or canonical form."""
+    async def move(
+        self, who: Principal, message: p.Move, websocket: ServerConnection | None = None
+    ) -> p.ViewReply:
+        """Play a move given in the forgiving notation or canonical form; ``websocket``
+        is told unasked once the solver (where it may help) finds the game lost."""
 
         def play(live: LiveGame) -> tuple[list[str], str | None]:
             if engine.is_undo_text(message.text):
@@ -531,7 +536,16 @@ class Arena:
             return self._undo(live, room)
 
         live, room = await self._owned(who, message.game)
-        return await self._change(who, live, room, play, message.id, message.move_id)
+        reply = await self._change(who, live, room, play, message.id, message.move_id)
+        self._watch(live, room, websocket)
+        return reply
+
+    def _watch(
+        self, live: LiveGame, room: RaceRoom | None, websocket: ServerConnection | None
+    ) -> None:
+        """Have the background check look at the game's new position (server/winnability.py)."""
+        if websocket is not None and live.status == "playing" and self._solver_help(live, room):
+            self.winnability.changed(live, websocket)
 
     def _undo(self, live: LiveGame, room: RaceRoom | None) -> tuple[list[str], str | None]:
         if room is not None and not room.race.settings.allow_undo:
@@ -542,12 +556,16 @@ class Arena:
             raise GameError("nothing_to_undo") from None
         return ["undo"], None
 
-    async def undo(self, who: Principal, message: p.Undo) -> p.ViewReply:
-        """Take back the last move, where the race allows it."""
+    async def undo(
+        self, who: Principal, message: p.Undo, websocket: ServerConnection | None = None
+    ) -> p.ViewReply:
+        """Take back the last move, where the race allows it (``websocket`` as in ``move``)."""
         live, room = await self._owned(who, message.game)
-        return await self._change(
+        reply = await self._change(
             who, live, room, lambda g: self._undo(g, room), message.id, message.move_id
         )
+        self._watch(live, room, websocket)
+        return reply
 
     async def hint(self, who: Principal, message: p.Hint) -> p.ViewReply:
         """A useful move, where the race allows hints; counts as a hint.

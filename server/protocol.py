@@ -443,7 +443,8 @@ class ViewReply(Message, tag="view", kw_only=True):
 
 
 class WinnabilityReply(Message, tag="winnability", kw_only=True):
-    """Reply to check: what the solver says about the game's position after ``seq`` actions."""
+    """Reply to check, or sent unasked (no id) once a game with solver help is proven
+    lost: what the solver says about the game's position after ``seq`` actions."""
 
     game: int
     seq: int

@@ -69,3 +69,47 @@ async def test_races_refuse_solver_help_unless_switched_on(connect: Any) -> None
     check = await ann.ok("check", game=helped["your_game"])
     assert check["verdict"] == "winnable"
     assert (await ann.ok("hint", game=helped["your_game"]))["hint_source"] == "solver"
+
+
+async def _told_lost(client: Any, game: int, timeout: float = 30.0) -> dict[str, Any]:
+    """The first unasked ``winnability`` message about ``game`` (already received or next)."""
+    index = 0
+    while True:
+        while index < len(client.received):
+            message = client.received[index]
+            index += 1
+            if message["type"] == "winnability" and "id" not in message:
+                assert message["game"] == game
+                return message
+        await client.receive(timeout)
+
+
+async def test_a_practice_game_thrown_away_is_told_lost_unasked(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="klondike", seed=LOST_SEED))["game"]
+    for text in LOST_LINE:
+        await ann.ok("move", game=game, text=text)
+    told = await _told_lost(ann, game)
+    assert told["verdict"] == "lost"
+    # it speaks of a position the game really reached, and that position is lost
+    assert 0 < told["seq"] <= len(LOST_LINE)
+    assert winnability("klondike", {}, LOST_SEED, LOST_LINE[: told["seq"]], BUDGET) == "lost"
+    # the offer that follows works: back to the last winnable move
+    back = await ann.ok("jump_back", game=game)
+    assert 0 < len(back["played"]) < len(LOST_LINE)
+
+
+async def test_winnable_games_and_games_without_solver_help_are_told_nothing(
+    connect: Any,
+) -> None:
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="klondike", seed=LOST_SEED))["game"]
+    await ann.ok("move", game=game, text=LOST_LINE[0])
+    # the background check of that move went to the solver before this question
+    assert (await ann.ok("check", game=game))["verdict"] == "winnable"
+
+    race = (await ann.ok("create_race", variant="klondike", seed=LOST_SEED, start="now"))["race"]
+    for text in LOST_LINE:
+        await ann.ok("move", game=race["your_game"], text=text)
+    await ann.error("check", "solver_help_disabled", game=race["your_game"])
+    assert not [m for m in ann.received if m["type"] == "winnability" and "id" not in m]
