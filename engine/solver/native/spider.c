@@ -441,7 +441,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int total = 0, bad = 0;
     for (int i = 0; i < NCOL && !bad; i++) {
         int n = read_cards(PySequence_Fast_GET_ITEM(cols, i), st->c[i], 104, "pile");
-        long d = PyLong_AsLong(PySequence_Fast_GET_ITEM(downs, i));
+        long d = n < 0 ? -1 : PyLong_AsLong(PySequence_Fast_GET_ITEM(downs, i));
         if (n < 0 || (d == -1 && PyErr_Occurred())) {
             bad = 1;
             break;

@@ -99,7 +99,10 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
 #define W_SUITED 20
 #endif
 #ifndef W_RANK
-#define W_RANK 6
+#define W_RANK 0
+#endif
+#ifndef W_BLOCK
+#define W_BLOCK 10
 #endif
 #ifndef W_BREAK
 #define W_BREAK 4
@@ -119,9 +122,9 @@ static int evaluate(const State *st) {
             if (LINKED(c[k - 1], c[k]))
                 score += W_SUITED;
             else if (RANK(c[k - 1]) == RANK(c[k]) + 1)
-                score += W_RANK;
+                score += W_RANK - (d ? W_BLOCK : 0);
             else
-                score -= W_BREAK;
+                score -= W_BREAK + (d ? W_BLOCK : 0);
         }
     }
     return score;
