@@ -151,8 +151,8 @@ def native_verdict(variant: str, pos: Position, nodes: int, **options: bool) -> 
 
 
 class TestLockedCards:
-    """A position where some card can never move again is lost at once
-    (docs/solver.md, "Locked cards"); the search without that rule agrees."""
+    """A position where some card can never again be the bottom card of a move is
+    lost at once (docs/solver.md, "Locked cards"); the search without that rule agrees."""
 
     def test_queens_that_need_the_kings_beneath_them(self) -> None:
         """Both black Queens need a red King: the King of hearts lies beneath the
@@ -193,6 +193,19 @@ class TestLockedCards:
                 assert native_verdict(variant, pos, 3_000_000) == plain
                 compared[plain] += 1
         assert compared["won"] >= 5 and compared["unwinnable"] >= 5, compared
+
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_the_search_without_the_rule_agrees_in_play(self, variant: str) -> None:
+        rules = rules_for(variant)
+        compared = 0
+        for seed in range(30):
+            pos = random_position(rules, seed, steps=30 + seed * 3)
+            plain = native_verdict(variant, pos, 200_000, locked=False, probes=False)
+            if plain == "unknown":
+                continue
+            assert native_verdict(variant, pos, 2_000_000) == plain
+            compared += 1
+        assert compared >= 5
 
 
 class TestKnownPositions:

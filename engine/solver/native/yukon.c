@@ -7,7 +7,8 @@
  * column into an empty one (rule 3). Rule 4 (skip the reverse of the last move) is
  * left to the table: the reverse leads back to the parent, whose key is stored.
  * One rule is new, "Locked cards" (its proof is in docs/solver.md too): a position
- * where some card can never move again is lost, and is not searched further.
+ * where some card can never again be the bottom card of a move is lost (it never
+ * goes home), and is not searched further.
  *
  * Depth-first over positions with an exact-key transposition table: a key is the
  * packed canonical position, compared in full, never a hash alone. Bounded memory:
@@ -67,7 +68,8 @@ typedef struct {
     int variant;
     int use_locked, use_probes;
     uint64_t rng; /* a probe's random tie-breaking in the move order; 0: none */
-    uint8_t parents[NCARD][2], nparents[NCARD]; /* the cards a card may be put on */
+    uint8_t parents[NCARD][2], nparents[NCARD];   /* the cards a card may be put on */
+    uint8_t children[NCARD][2], nchildren[NCARD]; /* the cards that may be put on one */
     uint8_t fits[NCARD][NCARD]; /* fits[top][card]: card may be put on top */
     /* transposition table: entry = tag(24) | words-1 (3) | arena offset + 1 (37) */
     uint64_t *table;
@@ -98,7 +100,10 @@ static void fill_fits(Search *s) {
                 ok = suit_of(t) == suit_of(c) &&
                      (rank_of(t) == rank_of(c) + 1 || rank_of(t) + 1 == rank_of(c));
             s->fits[t][c] = (uint8_t)ok;
-            if (ok) s->parents[c][s->nparents[c]++] = (uint8_t)t;
+            if (ok) {
+                s->parents[c][s->nparents[c]++] = (uint8_t)t;
+                s->children[t][s->nchildren[t]++] = (uint8_t)c;
+            }
         }
 }
 
@@ -225,71 +230,61 @@ static int finish_moves(Search *s, Board *b) {
 
 /* ---- locked cards ----------------------------------------------------------- */
 
-/* Whether some card left on the tableau can never move again: then the position
- * is lost (a win moves every card home). Proof in docs/solver.md, "Locked cards".
- * S, the cards that never move, starts as every card on the tableau and shrinks to
- * its greatest fixed point. S is always a bottom part of each column, sp[i] cards
- * high: a face-up card moves only with the cards above it, and a face-down card
- * only after they all left. A face-up card leaves S, with every card above it, once
- * it has an exit that S does not block; a face-down card once it has one and
- * nothing above it is in S any more. */
+/* Whether some card on the tableau can never be lifted, i.e. never be the bottom
+ * card of a move: then it never goes home and the position is lost. Proof in
+ * docs/solver.md, "Locked cards". T, the cards never lifted, starts as every card
+ * on the tableau and shrinks to its greatest fixed point: a card leaves T once it
+ * has an exit that T does not block. A card's cover is the card right on it now;
+ * a card is only ever uncovered by lifting its cover. */
 static int locked(const Search *s, const Board *b) {
-    int8_t col[NCARD], idx[NCARD];
-    int sp[NCOL];
-    memset(col, -1, sizeof col);
+    int8_t cover[NCARD];
+    uint8_t on_tableau[NCARD] = {0};
+    uint8_t in_t[NCARD] = {0}, face_down[NCARD], at_bottom[NCARD];
+    int left = 0, empty_now = 0;
     for (int i = 0; i < NCOL; i++) {
-        sp[i] = b->len[i];
+        empty_now |= !b->len[i];
         for (int p = 0; p < b->len[i]; p++) {
-            col[b->cards[i][p]] = (int8_t)i;
-            idx[b->cards[i][p]] = (int8_t)p;
+            int c = b->cards[i][p];
+            in_t[c] = on_tableau[c] = 1;
+            cover[c] = (int8_t)(p + 1 < b->len[i] ? b->cards[i][p + 1] : -1);
+            face_down[c] = p < b->down[i];
+            at_bottom[c] = p == 0;
+            left++;
         }
     }
-#define IN_S(x) (col[x] >= 0 && idx[x] < sp[col[x]])
-    for (int changed = 1; changed;) {
+    for (int changed = 1; changed && left;) {
         changed = 0;
-        int free_col = 0; /* columns with nothing in S could be emptied */
-        for (int j = 0; j < NCOL; j++) free_col += sp[j] == 0;
-        /* N: the cards that never go home, those of S and every card above one of
-         * S in its suit. A card goes home only after the one below it. */
-        uint8_t never_home[NCARD] = {0};
-        for (int su = 0; su < 4; su++) {
-            int in_n = 0;
-            for (int r = b->home[su]; r < 13; r++) {
-                int c = su * 13 + r;
-                in_n |= IN_S(c);
-                never_home[c] = (uint8_t)in_n;
-            }
-        }
-        for (int i = 0; i < NCOL; i++) {
-            int p = b->down[i] < sp[i] ? b->down[i] : sp[i] - 1;
-            while (p >= 0 && p < sp[i]) {
+        /* an empty column, now or once some column's bottom card is lifted */
+        int empty_col = empty_now;
+        for (int i = 0; i < NCOL && !empty_col; i++) empty_col = b->len[i] && !in_t[b->cards[i][0]];
+        for (int i = 0; i < NCOL; i++)
+            for (int p = 0; p < b->len[i]; p++) {
                 int d = b->cards[i][p], r = rank_of(d);
-                /* home, once d - 1 is and the cards above d have left */
-                int out = p == sp[i] - 1 && (r == 1 || !never_home[d - 1]);
-                /* A King into an empty column, unless it already lies at the bottom:
-                 * moving a whole column changes no card's place but its column's name. */
-                if (!out && r == 13 && p > 0) out = free_col > 0;
+                if (!in_t[d]) continue;
+                int uncovered = cover[d] < 0 || !in_t[cover[d]];
+                if (face_down[d] && !uncovered) continue; /* it turns up only then */
+                /* home: d on top, and every card of its suit below it home, which a
+                 * card never lifted never is */
+                int out = uncovered;
+                for (int c = d - r + 1 + b->home[suit_of(d)]; out && c < d; c++)
+                    out = !in_t[c] && (cover[c] < 0 || !in_t[cover[c]]);
+                /* a King into an empty column; at the bottom already it would only
+                 * rename its column */
+                if (!out && r == 13 && !at_bottom[d]) out = empty_col;
+                /* onto a card P it fits: P home (it may come back), P a top now, or
+                 * P's cover can be lifted */
                 for (int q = 0; !out && q < s->nparents[d]; q++) {
-                    int P = s->parents[d][q]; /* onto P, once P is a column's top */
-                    out = !IN_S(P) || (col[P] != i && idx[P] == sp[col[P]] - 1);
+                    int P = s->parents[d][q];
+                    out = !on_tableau[P] || cover[P] < 0 || !in_t[cover[P]];
                 }
                 if (out) {
-                    sp[i] = p;
+                    in_t[d] = 0;
+                    left--;
                     changed = 1;
-                    if (p > b->down[i]) break; /* face-up cards beneath stay in S */
-                    p--; /* the face-down card beneath is now S's top in this column */
-                } else if (p >= b->down[i] && p + 1 < sp[i]) {
-                    p++; /* a face-up card higher up may have an exit of its own */
-                } else {
-                    break;
                 }
             }
-        }
     }
-#undef IN_S
-    for (int i = 0; i < NCOL; i++)
-        if (sp[i]) return 1;
-    return 0;
+    return left > 0;
 }
 
 /* ---- candidates ------------------------------------------------------------- */
@@ -305,7 +300,7 @@ static int push_cand(Search *s, int src, int dst, int n, int prio) {
     }
     if (s->rng) {
         s->rng ^= s->rng << 13, s->rng ^= s->rng >> 7, s->rng ^= s->rng << 17;
-        prio = prio * 3 + (int)(s->rng % 8);
+        prio = prio * 3 + (int)(s->rng % 16); /* mixes neighbouring priorities */
     }
     s->cands[s->ncands++] = (Cand){(uint8_t)src, (uint8_t)dst, (uint8_t)n, (uint8_t)prio};
     return 1;
@@ -319,11 +314,15 @@ static int gen_moves(Search *s, const Board *b) {
     size_t first = s->ncands;
     int variant = s->variant;
     int empty = -1;
-    for (int j = 0; j < NCOL; j++)
+    uint8_t takers[NCARD] = {0}; /* per card: the columns whose top it may go on */
+    for (int j = NCOL - 1; j >= 0; j--) {
         if (!b->len[j]) {
             empty = j;
-            break;
+            continue;
         }
+        int t = b->cards[j][b->len[j] - 1];
+        for (int q = 0; q < s->nchildren[t]; q++) takers[s->children[t][q]] |= (uint8_t)(1u << j);
+    }
     for (int i = 0; i < NCOL; i++) { /* unsafe moves home */
         if (!b->len[i]) continue;
         int c = b->cards[i][b->len[i] - 1];
@@ -339,8 +338,8 @@ static int gen_moves(Search *s, const Board *b) {
             if (rest == d) prio = d ? P_TURN_UP + (d < 9 ? d : 9) : P_EMPTY;
             else if (in_order(variant, b->cards[i][rest - 1], c)) prio = P_SWAP;
             else prio = P_BUILD;
-            for (int j = 0; j < NCOL; j++)
-                if (j != i && b->len[j] && s->fits[b->cards[j][b->len[j] - 1]][c])
+            for (int j = 0; takers[c] && j < NCOL; j++)
+                if (j != i && takers[c] >> j & 1)
                     if (!push_cand(s, i, j, n, prio)) return 0;
             if (empty >= 0 && rest && rank_of(c) == 13)
                 if (!push_cand(s, i, empty, n, prio)) return 0;
@@ -355,7 +354,7 @@ static int gen_moves(Search *s, const Board *b) {
         int c = su * 13 + b->home[su] - 1;
         if (safe_home(variant, b->home, c)) continue; /* no safe rule reads c's own suit */
         for (int j = 0; j < NCOL; j++)
-            if (b->len[j] && s->fits[b->cards[j][b->len[j] - 1]][c])
+            if (takers[c] >> j & 1)
                 if (!push_cand(s, FROM_HOME + su, j, 1, P_GIVE_BACK)) return 0;
         if (empty >= 0 && rank_of(c) == 13)
             if (!push_cand(s, FROM_HOME + su, empty, 1, P_GIVE_BACK)) return 0;
@@ -377,30 +376,21 @@ static int gen_moves(Search *s, const Board *b) {
 
 /* ---- keys ------------------------------------------------------------------- */
 
-/* The canonical key, 6-bit symbols packed into 64-bit words. A column with cards
- * face down never changes place (its face-down cards are the bottom `down` cards
- * it started with, which never move), so it is written at its own index by its
- * face-down count and its face-up cards. Columns with nothing face down are
- * interchangeable (docs/solver.md, "Keys"), so they follow as a sorted set, empty
- * ones left out. Foundations are left out: they hold exactly the cards found
- * nowhere else, and which foundation a suit took does not change the future.
- * Symbols: cards 0..51, 52 ends a column; a count 0..51 stands where a count is. */
-#define SEP 52
+/* The canonical key, one byte a symbol. A column with cards face down never
+ * changes place (its face-down cards are the bottom `down` cards it started with,
+ * which never move), so it is written at its own index by its face-down count and
+ * its face-up cards. Columns with nothing face down are interchangeable
+ * (docs/solver.md, "Keys"), so they follow as a sorted set, empty ones left out.
+ * Foundations are left out: they hold exactly the cards found nowhere else, and
+ * which foundation a suit took does not change the future. Bytes: 0x80 + count for
+ * each column's face-down count, then its face-up cards (0..51) if it has any face
+ * down; then 0xFF before each other column's cards. Every byte has one reading, and
+ * keys are compared in full, length included. */
+#define KEY_WORDS 9 /* at most 7 + 52 + 7 bytes */
 typedef struct {
-    uint64_t w[8];
-    int nw, bits;
-    uint64_t acc;
+    uint64_t w[KEY_WORDS];
+    int len; /* bytes */
 } KeyBuf;
-
-static inline void put6(KeyBuf *k, unsigned sym) {
-    k->acc |= (uint64_t)sym << k->bits;
-    k->bits += 6;
-    if (k->bits >= 64) {
-        k->w[k->nw++] = k->acc;
-        k->bits -= 64;
-        k->acc = k->bits ? (uint64_t)sym >> (6 - k->bits) : 0;
-    }
-}
 
 static int col_less(const Board *b, int x, int y) {
     int lx = b->len[x], ly = b->len[y];
@@ -410,15 +400,15 @@ static int col_less(const Board *b, int x, int y) {
 }
 
 static void make_key(const Board *b, KeyBuf *k) {
-    k->nw = 0;
-    k->bits = 0;
-    k->acc = 0;
-    int loose[NCOL], nl = 0;
+    uint8_t *out = (uint8_t *)k->w;
+    int n = 0, loose[NCOL], nl = 0;
+    memset(k->w, 0, sizeof k->w);
     for (int i = 0; i < NCOL; i++) {
-        put6(k, b->down[i]);
-        if (b->down[i]) {
-            for (int p = b->down[i]; p < b->len[i]; p++) put6(k, b->cards[i][p]);
-            put6(k, SEP);
+        int d = b->down[i];
+        out[n++] = (uint8_t)(0x80 + d);
+        if (d) {
+            memcpy(out + n, b->cards[i] + d, (size_t)(b->len[i] - d));
+            n += b->len[i] - d;
         } else if (b->len[i]) {
             int j = nl++;
             while (j > 0 && col_less(b, i, loose[j - 1])) {
@@ -430,16 +420,19 @@ static void make_key(const Board *b, KeyBuf *k) {
     }
     for (int q = 0; q < nl; q++) {
         int i = loose[q];
-        for (int p = 0; p < b->len[i]; p++) put6(k, b->cards[i][p]);
-        put6(k, SEP);
+        out[n++] = 0xFF;
+        memcpy(out + n, b->cards[i], b->len[i]);
+        n += b->len[i];
     }
-    if (k->bits) k->w[k->nw++] = k->acc;
+    k->len = n;
 }
 
-static uint64_t hash_key(const KeyBuf *k) {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)k->nw;
-    for (int i = 0; i < k->nw; i++) {
-        h ^= k->w[i];
+static inline int key_words(int len) { return (len + 7) / 8; }
+
+static uint64_t hash_words(const uint64_t *w, int len) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)len;
+    for (int i = 0; i < key_words(len); i++) {
+        h ^= w[i];
         h *= 0xBF58476D1CE4E5B9ull;
         h ^= h >> 31;
     }
@@ -448,16 +441,13 @@ static uint64_t hash_key(const KeyBuf *k) {
     return h;
 }
 
-#define TAG_SHIFT 40
+/* A table entry: tag (20 bits of the hash) | key length in bytes (7) | the key's
+ * word offset in the arena + 1 (37); 0 is a free slot. Keys are stored padded
+ * with zeros to whole words. */
+#define TAG_SHIFT 44
 #define LEN_SHIFT 37
 #define OFF_MASK ((1ull << LEN_SHIFT) - 1)
-
-static uint64_t hash_stored(const Search *s, uint64_t e) {
-    KeyBuf k;
-    k.nw = (int)((e >> LEN_SHIFT) & 7) + 1;
-    memcpy(k.w, &s->arena[(e & OFF_MASK) - 1], (size_t)k.nw * 8);
-    return hash_key(&k);
-}
+#define ENTRY_LEN(e) ((int)(((e) >> LEN_SHIFT) & 127))
 
 static int grow_table(Search *s) {
     size_t cap = s->cap ? s->cap * 2 : (1u << 16);
@@ -468,7 +458,7 @@ static int grow_table(Search *s) {
     for (size_t i = 0; i < s->cap; i++) {
         uint64_t e = s->table[i];
         if (!e) continue;
-        size_t h = (size_t)hash_stored(s, e) & (cap - 1);
+        size_t h = (size_t)hash_words(&s->arena[(e & OFF_MASK) - 1], ENTRY_LEN(e)) & (cap - 1);
         while (t[h]) h = (h + 1) & (cap - 1);
         t[h] = e;
     }
@@ -482,18 +472,21 @@ static int grow_table(Search *s) {
 /* Insert the key; 1 if new, 0 if seen before (or memory is full: s->full). */
 static int insert_key(Search *s, const KeyBuf *k) {
     if ((s->count + 1) * 10 > s->cap * 7 && !grow_table(s)) return 0;
-    uint64_t h = hash_key(k);
+    uint64_t h = hash_words(k->w, k->len);
     uint64_t tag = h >> TAG_SHIFT;
     size_t mask = s->cap - 1, i = (size_t)h & mask;
-    size_t nbytes = (size_t)k->nw * 8;
+    int nw = key_words(k->len);
     for (;; i = (i + 1) & mask) {
         uint64_t e = s->table[i];
         if (!e) break;
-        if ((e >> TAG_SHIFT) == tag && (int)((e >> LEN_SHIFT) & 7) + 1 == k->nw &&
-            memcmp(&s->arena[(e & OFF_MASK) - 1], k->w, nbytes) == 0)
-            return 0;
+        if ((e >> TAG_SHIFT) == tag && ENTRY_LEN(e) == k->len) {
+            const uint64_t *stored = &s->arena[(e & OFF_MASK) - 1];
+            int same = 1;
+            for (int q = 0; q < nw && same; q++) same = stored[q] == k->w[q];
+            if (same) return 0;
+        }
     }
-    if (s->arena_len + (size_t)k->nw > s->arena_cap) {
+    if (s->arena_len + (size_t)nw > s->arena_cap) {
         size_t cap = s->arena_cap ? s->arena_cap * 2 : (1u << 18);
         size_t more = (cap - s->arena_cap) * sizeof(uint64_t);
         if (s->bytes + more > s->max_bytes) return s->full = 1, 0;
@@ -503,9 +496,9 @@ static int insert_key(Search *s, const KeyBuf *k) {
         s->arena_cap = cap;
         s->bytes += more;
     }
-    memcpy(&s->arena[s->arena_len], k->w, nbytes);
-    s->table[i] = (tag << TAG_SHIFT) | ((uint64_t)(k->nw - 1) << LEN_SHIFT) | (s->arena_len + 1);
-    s->arena_len += (size_t)k->nw;
+    memcpy(&s->arena[s->arena_len], k->w, (size_t)nw * 8);
+    s->table[i] = (tag << TAG_SHIFT) | ((uint64_t)k->len << LEN_SHIFT) | (s->arena_len + 1);
+    s->arena_len += (size_t)nw;
     s->count++;
     return 1;
 }
@@ -611,19 +604,20 @@ static int search_once(Search *s, const Board *start, long long max_nodes, doubl
 
 /* The search. A deal's search time is heavy-tailed: an early choice that leads
  * nowhere can hold the depth-first search for millions of positions while another
- * order of the same moves wins in a few hundred. So short probes come first, each a
- * complete search under its own node budget with ties in the move order broken at
- * random (seeded, so a node budget always gives the same answer), up to a third of
- * the nodes and of the time; then one search in the plain order takes the rest.
+ * order of the same moves wins in a few hundred. So short probes come first (3,000
+ * positions, then 20% more each), each a complete search under its own node budget
+ * with the move order shuffled among neighbouring priorities (seeded, so a node
+ * budget always gives the same answer), up to half of the nodes and of the time;
+ * then one search in the plain order takes the rest.
  * Every probe is a whole search: its win is a win, and a probe that runs out of
  * positions before its budget has proven the deal lost, whatever the order. */
 static int run(Search *s, const Board *start, long long max_nodes, double max_seconds,
                long long *nodes_out) {
     double began = now(), deadline = began + max_seconds;
-    long long total = 0, n = 0, probe = 4000;
+    long long total = 0, n = 0, probe = 3000;
     int verdict;
-    for (uint64_t k = 0; s->use_probes; k++, probe += probe / 2) {
-        if (total + probe > max_nodes / 3 || now() - began > max_seconds / 3) break;
+    for (uint64_t k = 0; s->use_probes; k++, probe += probe / 5) {
+        if (total + probe > max_nodes / 2 || now() - began > max_seconds / 2) break;
         s->rng = k ? 0x9E3779B97F4A7C15ull * k : 0;
         verdict = search_once(s, start, probe, deadline, &n);
         total += n;
