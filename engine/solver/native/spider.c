@@ -70,7 +70,8 @@ typedef struct {
     uint64_t nodes, max_nodes, phase_nodes;
     double deadline, phase_deadline;
     size_t mem;
-    int stop; /* 1 budget, 2 memory */
+    int stop;        /* 1 budget, 2 memory */
+    int many_suits;  /* the cards left hold more than one suit */
 } Ctx;
 
 static double now(void) {
@@ -468,6 +469,17 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     }
     st->stock = (uint8_t)ns;
     st->lifted = (uint8_t)lifted;
+    /* The beam weighs positions by how many suits are left in play (spider_beam.h). */
+    int suit = -1;
+    for (int i = 0; i < NCOL; i++)
+        for (int k = 0; k < st->len[i]; k++) {
+            if (suit >= 0 && SUIT(st->c[i][k]) != suit) x->many_suits = 1;
+            suit = SUIT(st->c[i][k]);
+        }
+    for (int k = 0; k < ns; k++) {
+        if (suit >= 0 && SUIT(x->stock_cards[k]) != suit) x->many_suits = 1;
+        suit = SUIT(x->stock_cards[k]);
+    }
     x->max_nodes = max_nodes ? max_nodes : 1;
 
     int verdict = UNKNOWN;

@@ -28,6 +28,9 @@
 #ifndef STOCK_CARD
 #define STOCK_CARD 0
 #endif
+#ifndef STOCK_CARD_ONE
+#define STOCK_CARD_ONE 5
+#endif
 
 /* ---- a set of hashes ---------------------------------------------------------------- */
 
@@ -104,12 +107,21 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
 #ifndef W_BLOCK
 #define W_BLOCK 10
 #endif
+#ifndef W_BLOCK_ONE
+#define W_BLOCK_ONE 0
+#endif
+#ifndef W_RANK_ONE
+#define W_RANK_ONE 6
+#endif
 #ifndef W_BREAK
 #define W_BREAK 4
 #endif
 
-static int evaluate(const State *st) {
-    int score = st->lifted * (12 * W_SUITED + 160) - STOCK_CARD * st->stock;
+static int evaluate(const Ctx *x, const State *st) {
+    const int w_rank = x->many_suits ? W_RANK : W_RANK_ONE;
+    const int w_block = x->many_suits ? W_BLOCK : W_BLOCK_ONE;
+    int score = st->lifted * (12 * W_SUITED + 160) -
+                (x->many_suits ? STOCK_CARD : STOCK_CARD_ONE) * st->stock;
     for (int i = 0; i < NCOL; i++) {
         int n = st->len[i], d = st->down[i];
         if (!n) {
@@ -122,9 +134,9 @@ static int evaluate(const State *st) {
             if (LINKED(c[k - 1], c[k]))
                 score += W_SUITED;
             else if (RANK(c[k - 1]) == RANK(c[k]) + 1)
-                score += W_RANK - (d ? W_BLOCK : 0);
+                score += w_rank - (d ? w_block : 0);
             else
-                score -= W_BREAK + (d ? W_BLOCK : 0);
+                score -= W_BREAK + (d ? w_block : 0);
         }
     }
     return score;
@@ -257,7 +269,7 @@ static BeamEnd probe(Ctx *x, const History *hist, const Layer *layer, size_t wid
     State st;
     for (size_t p = 0; p < layer->n; p++) {
         unpack_raw(x, layer->bytes + layer->off[p] + 5, &st);
-        int32_t s = evaluate(&st);
+        int32_t s = evaluate(x, &st);
         int k = nb < PROBES ? nb++ : PROBES;
         while (k > 0 && score[k - 1] < s) {
             if (k < PROBES) {
@@ -302,7 +314,7 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
     heap = grow(x, heap, &hcap, width, sizeof(Cand));
     if (!heap) goto out;
     if (hs_add(x, &seen, hash_bytes(key, pack_key(&x->root, key))) < 0) goto out;
-    if (!layer_add(x, &cur, &x->root, evaluate(&x->root), 0)) goto out;
+    if (!layer_add(x, &cur, &x->root, evaluate(x, &x->root), 0)) goto out;
     for (;;) {
         hn = 0;
         uint32_t seq = 0;
@@ -326,7 +338,7 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
                         goto out;
                     }
                     if (count_node(x)) goto out;
-                    int32_t score = evaluate(&st);
+                    int32_t score = evaluate(x, &st);
                     /* Moves that do not beat the best score since the last deal
                      * are allowed a few times in a row (to make room), then only
                      * progress or a deal: else the beam circles on a plateau. */
