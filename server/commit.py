@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg
 import structlog
@@ -84,9 +84,8 @@ INSERT_EVENTS = """
 """
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRow:
-    """One action in a game's move log."""
+class MoveRow(NamedTuple):
+    """One action in a game's move log (a tuple: every move makes one)."""
 
     game_id: int
     seq: int
@@ -94,8 +93,7 @@ class MoveRow:
     move_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class EventRow:
+class EventRow(NamedTuple):
     """One race event, as JSON text."""
 
     race_id: int
