@@ -17,6 +17,8 @@ from engine.solver.native import checked_result
 from engine.solver.search import SolveResult
 
 _LIMIT = 255  # passes and redeals are one byte each in the search's keys
+_MAX_NODES = 2**62  # the C side counts positions in a signed 64-bit integer
+_DECK = list(range(52))
 
 
 def solve_natively(
@@ -30,15 +32,23 @@ def solve_natively(
         return None
     began = time.perf_counter()
     answer = _klondike.solve(
-        layout, rules.draw, rules.passes, position.redeals, max(max_nodes, 1), max_seconds
+        layout,
+        rules.draw,
+        rules.passes,
+        position.redeals,
+        min(max(max_nodes, 1), _MAX_NODES),
+        max_seconds,
     )
     return checked_result(rules, position, answer, time.perf_counter() - began)
 
 
 def pack(position: Position) -> bytes | None:
     """The layout ``_klondike.solve`` reads, or None for a position it cannot hold
-    (not seven columns, or a foundation that is not one suit from its Ace up)."""
+    (not seven columns, not each card once, or a foundation that is not one suit from
+    its Ace up)."""
     if len(position.tableau) != 7 or len(position.foundations) != 4:
+        return None
+    if sorted(position.cards()) != _DECK:
         return None
     out: list[int] = []
     for column, down in zip(position.tableau, position.down, strict=True):

@@ -16,7 +16,7 @@ from engine.moves import DRAW, is_foundation_source
 from engine.position import Position
 from engine.position_text import parse_position
 from engine.rules import Rules
-from engine.solver import SolveResult, Verdict, klondike_native, solve_interpreted
+from engine.solver import SolveResult, Verdict, klondike_native, solve, solve_interpreted
 from engine.variants import rules_for
 
 NO_TIME_LIMIT = 1e9
@@ -231,3 +231,18 @@ class TestBudget:
         rules = rules_for("klondike")
         result = klondike_native.solve_natively(rules, rules.deal(8), 10**9, 0.0)
         assert result is not None and result.verdict is Verdict.UNKNOWN
+
+
+class TestCoverage:
+    def test_rules_and_positions_it_cannot_hold_fall_back(self) -> None:
+        """A pass limit past one byte, or a foundation out of order, is left to the
+        interpreted search; ``solve`` still answers."""
+        rules = rules_for("klondike", {"passes": 300})
+        assert klondike_native.solve_natively(rules, rules.deal(2), 1_000, NO_TIME_LIMIT) is None
+        assert solve(rules, rules.deal(2), 1_000, NO_TIME_LIMIT).nodes > 0
+        plain = rules_for("klondike")
+        pos = plain.deal(2)
+        swapped = pos._replace(foundations=((card(1, 1),), (), (), ()))
+        stock = tuple(c for c in pos.stock if c != card(1, 1))
+        assert klondike_native.pack(swapped._replace(stock=stock)) is None
+        assert klondike_native.pack(pos._replace(stock=pos.stock[1:])) is None

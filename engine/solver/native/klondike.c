@@ -485,8 +485,11 @@ static int respects(const State *s, int src, int dst, int count, const uint8_t f
     return 0;
 }
 
+/* Room for one position's candidates, made before generating them: at most 7 tops
+ * home, 7 columns x 13 run lengths x 3 targets, 4 x 3 cards back, 52 talon places x 4. */
+#define MAX_CANDS 512
+
 static int add(Ctx *cx, int src, int dst, int count, int prio, int ptr, int redeals, int draws) {
-    if (!grow(cx, (void **)&cx->cands, &cx->ccap, cx->ncand + 1, sizeof(Cand))) return 0;
     Cand *c = &cx->cands[cx->ncand++];
     c->src = (int8_t)src;
     c->dst = (int8_t)dst;
@@ -551,6 +554,7 @@ static int generate(Ctx *cx, Frame *f) {
     const uint8_t *fo = f->focus;
     int focused = fo[0] != NONE, empty = -1;
     size_t begin = cx->ncand;
+    if (!grow(cx, (void **)&cx->cands, &cx->ccap, begin + MAX_CANDS, sizeof(Cand))) return 0;
     int8_t on[NCARD];
     memset(on, -1, sizeof on);
     for (int i = NCOL - 1; i >= 0; i--) {
