@@ -7,8 +7,7 @@
  * column into an empty one (rule 3). Rule 4 (skip the reverse of the last move) is
  * left to the table: the reverse leads back to the parent, whose key is stored.
  * One rule is new, "Locked cards" (its proof is in docs/solver.md too): a position
- * where some card can never again be the bottom card of a move is lost (it never
- * goes home), and is not searched further.
+ * where some card can never move again is lost, and is not searched further.
  *
  * Depth-first over positions with an exact-key transposition table: a key is the
  * packed canonical position, compared in full, never a hash alone. Bounded memory:
@@ -238,8 +237,7 @@ static int finish_moves(Search *s, Board *b) {
  * a card is only ever uncovered by lifting its cover. */
 static int locked(const Search *s, const Board *b) {
     int8_t cover[NCARD];
-    uint8_t on_tableau[NCARD] = {0};
-    uint8_t in_t[NCARD] = {0}, face_down[NCARD], at_bottom[NCARD];
+    uint8_t on_tableau[NCARD] = {0}, in_t[NCARD] = {0}, face_down[NCARD], at_bottom[NCARD];
     int left = 0, empty_now = 0;
     for (int i = 0; i < NCOL; i++) {
         empty_now |= !b->len[i];
@@ -258,24 +256,33 @@ static int locked(const Search *s, const Board *b) {
         int empty_col = empty_now;
         for (int i = 0; i < NCOL && !empty_col; i++) empty_col = b->len[i] && !in_t[b->cards[i][0]];
         for (int i = 0; i < NCOL; i++)
-            for (int p = 0; p < b->len[i]; p++) {
-                int d = b->cards[i][p], r = rank_of(d);
+            for (int p = b->len[i] - 1; p >= 0; p--) { /* top down: covers go first */
+                int d = b->cards[i][p], r = rank_of(d), out = 0;
                 if (!in_t[d]) continue;
                 int uncovered = cover[d] < 0 || !in_t[cover[d]];
                 if (face_down[d] && !uncovered) continue; /* it turns up only then */
-                /* home: d on top, and every card of its suit below it home, which a
-                 * card never lifted never is */
-                int out = uncovered;
-                for (int c = d - r + 1 + b->home[suit_of(d)]; out && c < d; c++)
-                    out = !in_t[c] && (cover[c] < 0 || !in_t[cover[c]]);
-                /* a King into an empty column; at the bottom already it would only
-                 * rename its column */
-                if (!out && r == 13 && !at_bottom[d]) out = empty_col;
                 /* onto a card P it fits: P home (it may come back), P a top now, or
                  * P's cover can be lifted */
                 for (int q = 0; !out && q < s->nparents[d]; q++) {
                     int P = s->parents[d][q];
                     out = !on_tableau[P] || cover[P] < 0 || !in_t[cover[P]];
+                }
+                /* a King into an empty column; at the bottom already it would only
+                 * rename its column */
+                if (!out && r == 13 && !at_bottom[d]) out = empty_col;
+                /* home: d on top, and every card of its suit below it home first,
+                 * which a card never lifted, or never uncovered, never is... */
+                if (!out && uncovered) {
+                    out = 1;
+                    for (int c = d - r + 1 + b->home[suit_of(d)]; out && c < d; c++)
+                        out = !in_t[c] && (cover[c] < 0 || !in_t[cover[c]]);
+                    /* ... nor while it lies beneath d with only cards of T between:
+                     * nothing lifts d off it before d itself goes */
+                    for (int q = p - 1; out && q >= 0; q--) {
+                        int x = b->cards[i][q];
+                        if (suit_of(x) == suit_of(d) && x < d) out = 0;
+                        else if (!in_t[x]) break;
+                    }
                 }
                 if (out) {
                     in_t[d] = 0;
