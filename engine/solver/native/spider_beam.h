@@ -8,28 +8,25 @@
  * (parent, move) pairs, so a win is read back to the root.
  */
 
+/* The share of the budget the beams get: nearly every decided deal is a win. */
 #ifndef BEAM_SHARE
 #define BEAM_SHARE 0.75
 #endif
-#define BEAM_FIRST 64
+#define BEAM_FIRST 64 /* the first beam's width; each next one is four times wider */
 #define BEAM_GROWTH 4
+/* Moves in a row that beat nothing, with cards in the stock and without. */
 #ifndef BEAM_LATERAL
 #define BEAM_LATERAL 4
 #endif
 #ifndef BEAM_LATERAL_END
 #define BEAM_LATERAL_END 10
 #endif
+/* A stalled beam's probes: how many, and the positions each may search. */
 #ifndef PROBES
 #define PROBES 4
 #endif
 #ifndef PROBE_NODES
 #define PROBE_NODES(width) (20000 + 50 * (uint64_t)(width))
-#endif
-#ifndef STOCK_CARD
-#define STOCK_CARD 0
-#endif
-#ifndef STOCK_CARD_ONE
-#define STOCK_CARD_ONE 5
 #endif
 
 /* ---- a set of hashes ---------------------------------------------------------------- */
@@ -85,10 +82,17 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
 
 /* ---- the evaluation ------------------------------------------------------------------- */
 
-/* Higher is closer to a win. Runs lifted count most (more than the twelve suited
- * links they take away), then face-down cards left, suited links (a card on the
- * next higher one of its suit, which moves with it), empty piles, and links in rank
- * only, which still keep a card where it can stay. */
+/* Higher is closer to a win (weights measured on the first deals, docs/solver.md):
+ * a run lifted counts more than the twelve suited links it takes away; then each
+ * face-down card left (and each pile still holding some), each suited link (a card
+ * on the next higher one of its suit: they move as one), each empty pile. Any other
+ * face-up pair costs a little, and more where it lies over face-down cards: it is
+ * disorder that must be moved away before they turn up. With several suits in play
+ * a link in rank only is worth nothing (it cannot move as one) and a card left in
+ * the stock nothing either, so the beam deals only when nothing else improves;
+ * with one suit the disorder over face-down cards is weighed like any other and a
+ * card left in the stock costs STOCK_CARD_ONE, which made deals come earlier and
+ * was measured better there. Every weight may be overridden with -D for tuning. */
 #ifndef W_EMPTY
 #define W_EMPTY 60
 #endif
@@ -101,24 +105,27 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
 #ifndef W_SUITED
 #define W_SUITED 20
 #endif
-#ifndef W_RANK
+#ifndef W_BREAK
+#define W_BREAK 4
+#endif
+#ifndef W_RANK /* several suits */
 #define W_RANK 0
 #endif
 #ifndef W_BLOCK
 #define W_BLOCK 10
 #endif
-#ifndef W_BLOCK_ONE
+#ifndef STOCK_CARD
+#define STOCK_CARD 0
+#endif
+#ifndef W_BLOCK_ONE /* one suit */
 #define W_BLOCK_ONE 0
 #endif
-#ifndef W_RANK_ONE
-#define W_RANK_ONE 6
-#endif
-#ifndef W_BREAK
-#define W_BREAK 4
+#ifndef STOCK_CARD_ONE
+#define STOCK_CARD_ONE 5
 #endif
 
 static int evaluate(const Ctx *x, const State *st) {
-    const int w_rank = x->many_suits ? W_RANK : W_RANK_ONE;
+    const int w_rank = x->many_suits ? W_RANK : 0; /* one suit: every rank link is suited */
     const int w_block = x->many_suits ? W_BLOCK : W_BLOCK_ONE;
     int score = st->lifted * (12 * W_SUITED + 160) -
                 (x->many_suits ? STOCK_CARD : STOCK_CARD_ONE) * st->stock;

@@ -133,7 +133,13 @@ static int dfs_search(Ctx *x, const State *start, uint64_t limit, Path *path) {
     order_moves(&st, ms, fr[0].n);
     mtop = fr[0].n;
     sp = 1;
-    while (sp) {
+    for (uint64_t steps = 1; sp; steps++) {
+        /* Positions are counted only when new; a long retreat through positions
+         * whose moves all lead to known ones must look at the clock too. */
+        if ((steps & 0xFFFF) == 0 && now() > x->deadline) {
+            x->stop = 1;
+            goto out;
+        }
         Frame *f = &fr[sp - 1];
         if (f->at == f->n) {
             if (sp > 1) undo_move(&st, f->m, &f->u);
