@@ -35,7 +35,7 @@ from server import protocol as p
 from server.errors import DailyError, GameError, NotFoundError
 from server.identity import Principal
 from server.race import commitment
-from server.solving import Budget, prove_deal
+from server.solving import MAX_NODES, Budget, prove_deal
 from server.storage import _guarded, from_ms
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ class Proof:
 class SolverBudget:
     """How hard the solver tries on each candidate, and how many candidates it gets."""
 
-    max_nodes: int = 2_000_000
+    max_nodes: int = MAX_NODES
     max_seconds: float = 20.0
     max_candidates: int = 40
 

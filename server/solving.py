@@ -55,11 +55,17 @@ class SolverPool:
             self._executor = None
 
 
+# The compiled searches (engine/solver/native/) look at a million positions a second
+# and more, so the server's budgets are set in seconds; this cap on positions only
+# bounds a runaway search (the searches' own 1 GiB memory cap answers unknown first).
+MAX_NODES = 100_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How hard one search may try: positions and seconds, whichever runs out first."""
 
-    max_nodes: int = 200_000
+    max_nodes: int = MAX_NODES
     max_seconds: float = 1.0
 
 
@@ -195,7 +201,7 @@ async def winnable_race_seed(
     The search runs in the pool for about ``seconds``; should the pool not answer in
     time (all workers busy), the race gets a fresh unproven seed rather than waiting.
     """
-    budget = Budget(max_nodes=200_000, max_seconds=min(1.0, seconds))
+    budget = Budget(max_seconds=min(1.0, seconds))
     search = pool.run(find_winnable_seed, variant, dict(options), 1000, seconds, budget)
     try:
         proof = await asyncio.wait_for(search, seconds + POOL_GRACE_SECONDS)
@@ -214,7 +220,7 @@ class SolverHelp:
 
     def __init__(self, pool: SolverPool, seconds: float) -> None:
         self.pool = pool
-        self.budget = Budget(max_nodes=500_000, max_seconds=seconds)
+        self.budget = Budget(max_seconds=seconds)
 
     async def _ask(self, function: Callable[..., T], game: engine.Game, searches: int) -> T | None:
         record = (game.variant, game.options, game.seed, list(game.actions), self.budget)

@@ -342,6 +342,20 @@ class TestDealChoice:
         assert game.outcome is not None and game.outcome.won
         assert chosen.proof.solution_length == len(result.moves)
 
+    @pytest.mark.parametrize("variant", ["spider-2", "spider-4"])
+    def test_two_and_four_suit_spider_get_a_proven_deal(self, variant: str):
+        # Budgets in positions only, so every run of the solver answers the same.
+        budget = SolverBudget(max_nodes=5_000_000, max_seconds=1e9, max_candidates=4)
+        chosen = choose_deal(b"k" * 32, variant, DAY, budget)
+        assert chosen is not None and chosen.proof.winnable
+        rules = engine.rules_for(variant)
+        result = solve(rules, rules.deal(chosen.seed), max_nodes=5_000_000, max_seconds=1e9)
+        game = engine.new_game(variant, chosen.seed)
+        for move in result.moves:
+            game.play(move)
+        assert game.outcome is not None and game.outcome.won
+        assert chosen.proof.solution_length == len(result.moves)
+
     async def test_a_past_days_deal_is_stable_across_restarts(
         self, database_url: str, clock: Clock
     ):
