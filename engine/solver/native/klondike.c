@@ -6,6 +6,11 @@
  * docs/solver.md ("Pruning rules and why each keeps the search sound"), each one
  * cited where it is applied. Only the representation differs: a position is a
  * small struct copied per node, a key is a packed byte string compared in full.
+ * New here, each proven where it is applied and in docs/solver.md ("The compiled
+ * Klondike search"): safe talon cards home in draw 1 without a pass limit, talon
+ * cards postponed in the other rule sets (rule 6), a focused position skipped when
+ * the same one without a focus is known (rule 7), and a greedy first phase whose
+ * only possible answer is a win.
  *
  * Everything a call uses lives in one Ctx on its stack and in memory it frees
  * before returning, so nothing is shared between calls; the search runs without
@@ -78,7 +83,7 @@ typedef struct {
 
 typedef struct {
     State st;
-    uint8_t focus[3]; /* z, t, g of docs/solver.md rule 5; z == NONE: no focus */
+    uint8_t focus[3]; /* z, t, g of docs/solver.md rules 5 and 6; z == NONE: none */
     uint32_t next, end; /* this frame's candidates in Ctx.cands */
 } Frame;
 
@@ -682,9 +687,10 @@ static Verdict search(Ctx *cx, const State *start, Moves *out) {
         play(cx, &c->st, &cx->cands[f->next++], c->focus, NULL);
         size_t klen = make_key(cx, &c->st, c->focus, key);
         if (c->focus[0] != NONE) {
-            /* The same position without a focus allows every move this one does,
-             * and each leads to the same child: if it is in the table already, this
-             * one adds nothing (docs: "A focus only narrows"). */
+            /* Rule 7: the same position without a focus allows every move this one
+             * does, and each leads to the same child (a child's focus depends only
+             * on the position and the move): if it is in the table already, this
+             * one adds nothing. */
             key[2] = key[3] = key[4] = NONE;
             int known = table_has(cx, key, klen);
             memcpy(key + 2, c->focus, 3);
