@@ -4,8 +4,9 @@ The bot says ``hello`` with its service token once per connection and then sends
 each request ``act_as`` the Discord user it serves (``discord:<id>``), so the
 server checks every move as that player's own: the bot never decides anything.
 Requests carry numeric ids and wait for the reply with the same id; race events
-go to ``on_event``. Requests are paced to the server's per-connection rate
-(``rate_per_second``, ``burst``), since every user shares this one connection; a
+go to ``on_event``, other messages the server sends unasked to ``on_notice``.
+Requests are paced to the server's per-connection rate (``rate_per_second``,
+``burst``), since every user shares this one connection; a
 ``rate_limited`` reply is retried after a pause (the server dropped the request
 unseen, so repeating it is safe). When the connection drops, pending requests fail with
 ``connection_lost`` (retried once after the reconnect when repeating them is safe:
@@ -101,6 +102,7 @@ class ArenaClient:
         *,
         on_event: Callable[[Message], None] | None = None,
         on_race: Callable[[Message], None] | None = None,
+        on_notice: Callable[[Message], None] | None = None,
         request_timeout: float = 15.0,
         rate_per_second: float = 18.0,
         burst: int = 36,
@@ -112,6 +114,8 @@ class ArenaClient:
         self.service_token = service_token
         self.on_event = on_event
         self.on_race = on_race
+        # Messages the server sends unasked (no id), such as a game proven lost.
+        self.on_notice = on_notice
         self.request_timeout = request_timeout
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
@@ -320,6 +324,8 @@ class ArenaClient:
                 future.set_result(message)
             elif message.get("type") == "error":
                 log.warning("server error without request: %s", message.get("code"))
+            elif "id" not in message and self.on_notice is not None:
+                self.on_notice(message)
 
     def _take_event(self, event: Message) -> None:
         watch = self.watches.get(event["race"])

@@ -54,6 +54,11 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "confirm_resign": ("Really resign? Tap Resign again.", "Wirklich aufgeben? Nochmal tippen."),
     "hint_is": ("Hint: **{move}**", "Tipp: **{move}**"),
     "no_hint": ("No useful move found.", "Kein sinnvoller Zug gefunden."),
+    "lost_notice": (
+        "This game can no longer be won: undo, jump back to the last winnable move, or resign.",
+        "Dieses Spiel ist nicht mehr zu gewinnen: Zug zurück, zurück zum letzten gewinnbaren"
+        " Zug springen oder aufgeben.",
+    ),
     "played": ("Played {moves}", "Gespielt: {moves}"),
     # buttons
     "btn_draw": ("Draw", "Ziehen"),
@@ -62,6 +67,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "btn_hint": ("Hint", "Tipp"),
     "btn_finish": ("Finish", "Fertig legen"),
     "btn_resign": ("Resign", "Aufgeben"),
+    "btn_jump_back": ("Jump back", "Zurückspringen"),
     "btn_cancel": ("Cancel", "Abbrechen"),
     "btn_join": ("Join", "Mitmachen"),
     "btn_leave": ("Leave", "Verlassen"),

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -31,6 +31,9 @@ from bot.views import board_view, race_view, split_selection
 log = logging.getLogger(__name__)
 
 Interaction = Any  # discord.Interaction, or a test's small fake with the same surface
+# Redraws one board message in place: edit(content, view).
+BoardEdit = Callable[[str, Any], Awaitable[Any]]
+MAX_BOARDS = 10_000  # boards remembered for unasked redraws (a bot's active games)
 
 
 def parse_deal(deal: str) -> int | None:
@@ -81,6 +84,12 @@ class Table:
         self.clock = clock  # server epoch ms, for the time shown on boards
         self.games: dict[int, int] = {}  # Discord user → the game they play now
         self.locales: dict[int, str] = {}  # Discord user → their last locale (for DMs)
+        # Each game's last board message, for redrawing it when the server says
+        # something unasked; and the games the server proved lost where they stand.
+        self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
+        self.lost: set[int] = set()
+        self._redraws: set[asyncio.Task[None]] = set()
+        client.on_notice = self.on_notice
 
     # ------------------------------------------------------------ who and how to answer
 
@@ -134,6 +143,11 @@ class Table:
         confirm_resign: bool = False,
     ) -> tuple[str, discord.ui.View | None]:
         """The board message (text and buttons) from a server reply carrying a view."""
+        if reply.get("played"):
+            self.lost.discard(game)  # a new position: the old verdict is void
+        lost = game in self.lost
+        if lost and notice is None:
+            notice = text(locale, "lost_notice")
         view = reply["view"]
         race = self.desk.state(reply["race"]) if reply.get("race") else None
         now = self.clock()
@@ -159,8 +173,39 @@ class Table:
             confirm_resign=confirm_resign,
             allow_undo=race.allow_undo if race else True,
             allow_hints=race.allow_hints if race else True,
+            lost=lost,
         )
         return content, buttons
+
+    def _remember(self, game: int, actor: Actor, edit: BoardEdit) -> None:
+        if game not in self.boards and len(self.boards) >= MAX_BOARDS:
+            self.boards.clear()  # forgetting costs only an unasked redraw
+        self.boards[game] = (actor, edit)
+
+    def on_notice(self, message: Mapping[str, Any]) -> None:
+        """The server's unasked word about a game: the solver proved it lost where it
+        stands (a practice game). Its board is redrawn with the offer to undo, jump
+        back or resign."""
+        if message.get("type") != "winnability" or message.get("verdict") != "lost":
+            return
+        game = message["game"]
+        self.lost.add(game)
+        known = self.boards.get(game)
+        if known is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._redraw(game, *known))
+        self._redraws.add(task)
+        task.add_done_callback(self._redrawn)
+
+    async def _redraw(self, game: int, actor: Actor, edit: BoardEdit) -> None:
+        reply = await self.client.request("get_view", actor, game=game)
+        content, view = self.board(game, reply, actor.locale)
+        await edit(content, view)
+
+    def _redrawn(self, task: asyncio.Task[None]) -> None:
+        self._redraws.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not redraw a board: %r", task.exception())
 
     async def show_board(
         self,
@@ -175,7 +220,9 @@ class Table:
             reply = await self.client.request("get_view", actor, game=game)
         self.games[actor.user_id] = game
         content, view = self.board(game, reply, actor.locale, notice=notice)
-        await self.send(interaction, content, view=view)
+        message = await self.send(interaction, content, view=view)
+        if message is not None:
+            self._remember(game, actor, lambda c, v: message.edit(content=c, view=v))
 
     async def board_press(
         self, interaction: Interaction, game: int, op: str, arg: str, sel: str
@@ -204,6 +251,10 @@ class Table:
                 )
             elif op == "u":
                 reply = await self.client.request("undo", actor, game=game, move_id=new_move_id())
+            elif op == "j":
+                reply = await self.client.request(
+                    "jump_back", actor, game=game, move_id=new_move_id()
+                )
             elif op == "h":
                 reply = await self.client.request("hint", actor, game=game)
                 hint = reply.get("hint")
@@ -235,6 +286,9 @@ class Table:
             game, reply, actor.locale, sel=new_sel, notice=notice, confirm_resign=confirm
         )
         await interaction.edit_original_response(content=content, view=view)
+        self._remember(
+            game, actor, lambda c, v: interaction.edit_original_response(content=c, view=v)
+        )
 
     async def practice(
         self,

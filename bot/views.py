@@ -45,8 +45,10 @@ def board_view(
     confirm_resign: bool = False,
     allow_undo: bool = True,
     allow_hints: bool = True,
+    lost: bool = False,
 ) -> discord.ui.View | None:
-    """The buttons under a board (None once the game is over)."""
+    """The buttons under a board (None once the game is over); a game the server
+    proved lost offers to jump back to its last winnable move."""
     if view.get("outcome") or view.get("status", "playing") != "playing":
         return None
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
@@ -67,7 +69,8 @@ def board_view(
     if source and len(sizes) > 1 and source.isdigit():
         ui.add_item(BoardSelect.make(game, source, sizes, size, view, locale, row=rows))
         rows += 1
-    for button in _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, rows):
+    controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, rows)
+    for button in controls:
         ui.add_item(button)
     return ui
 
@@ -117,6 +120,7 @@ def _controls(
     confirm_resign: bool,
     allow_undo: bool,
     allow_hints: bool,
+    lost: bool,
     row: int,
 ) -> list[BoardButton]:
     legal = view.get("legal_moves") or {}
@@ -130,6 +134,9 @@ def _controls(
         )
     if allow_undo:
         buttons.append(BoardButton(game, "u", "", "", label=text(locale, "btn_undo"), row=row))
+    if allow_undo and lost:  # never with Finish: a game that can finish is won
+        label = text(locale, "btn_jump_back")
+        buttons.append(BoardButton(game, "j", "", "", label=label, style="primary", row=row))
     if allow_hints:
         buttons.append(BoardButton(game, "h", "", "", label=text(locale, "btn_hint"), row=row))
     if view.get("can_finish"):

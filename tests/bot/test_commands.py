@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from discord.app_commands import Choice
-from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press
+from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, until
 
 import engine
 from bot.cog import SolitaireCog
 from server.app import ArenaServer
+from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
 CARLA = FakeUser(701, "Carla")
 DIETER = FakeUser(702, "Dieter", locale="de")
@@ -141,6 +142,30 @@ class TestBoardButtons:
         board = await practice(bot, CARLA, KLONDIKE, 39)
         await press(bot.fake, CARLA, board, "Hint")
         assert "Hint: **" in board.content and "Hints 1" in board.content
+
+
+class TestLostGames:
+    async def test_a_lost_practice_game_offers_to_jump_back_unasked(self, bot: Bot) -> None:
+        await practice(bot, CARLA, KLONDIKE, LOST_SEED)
+        for move in LOST_LINE:
+            done = await call(bot, "move", CARLA, move=move)
+        [board] = done.sent
+        assert "Jump back" not in board.labels()
+        # the server's background check proves the game lost; the board is redrawn unasked
+        await until(lambda: "can no longer be won" in board.content, "the offer on the board")
+        assert board.labels()[-5:] == ["Draw", "Undo", "Jump back", "Hint", "Resign"]
+        await press(bot.fake, CARLA, board, "Jump back")
+        assert "can no longer be won" not in board.content
+        assert "Jump back" not in board.labels()
+        assert "Moves 19 · Score 20 · Undos 7" in board.content  # seven moves taken back
+
+    async def test_the_offer_in_german(self, bot: Bot) -> None:
+        await practice(bot, DIETER, KLONDIKE, LOST_SEED)
+        for move in LOST_LINE:
+            done = await call(bot, "move", DIETER, move=move)
+        [board] = done.sent
+        await until(lambda: "nicht mehr zu gewinnen" in board.content, "das Angebot")
+        assert "Zurückspringen" in board.labels()
 
 
 class TestTypedCommands:
