@@ -12,6 +12,7 @@ import random
 from collections.abc import Hashable, Iterator
 
 import pytest
+from solver_positions import NO_TIME_LIMIT, klondike_text, random_position, replay, suit_run
 
 from engine.cards import Card, card
 from engine.moves import FOUNDATION, STOCK, Move, is_foundation_source
@@ -23,17 +24,6 @@ from engine.solver.search import Edge, Focus, search
 from engine.solver.tableau import safe_alternating
 from engine.variants import VARIANTS, rules_for
 
-# Budgets in nodes, never in seconds, so that every run gives the same answer.
-NO_TIME_LIMIT = 1e9
-
-
-def replay(rules: Rules, pos: Position, moves: tuple[Move, ...]) -> Position:
-    """Play ``moves`` through the engine, each one checked legal first."""
-    for move in moves:
-        assert move in rules.legal_moves(pos), f"{move} is not legal here"
-        pos = rules.apply(pos, move)
-    return pos
-
 
 def same_table(a: Position, b: Position) -> bool:
     """Equal cards everywhere; counters and the waste fan aside."""
@@ -44,18 +34,6 @@ def same_table(a: Position, b: Position) -> bool:
         b.waste,
         b.foundations,
     )
-
-
-def random_position(rules: Rules, seed: int, steps: int) -> Position:
-    """A position reached from deal ``seed`` by ``steps`` random legal moves."""
-    rng = random.Random(seed)
-    pos = rules.deal(seed)
-    for _ in range(steps):
-        moves = rules.legal_moves(pos)
-        if not moves:
-            break
-        pos = rules.apply(pos, rng.choice(moves))
-    return pos
 
 
 def exhaustive_verdict(rules: Rules, pos: Position, limit: int) -> Verdict:
@@ -243,25 +221,6 @@ class TestSoundness:
         rules = rules_for("spider-4")
         result = solve(rules, rules.deal(1), max_nodes=10**9, max_seconds=0.0)
         assert result.verdict is Verdict.UNKNOWN
-
-
-def klondike_text(foundations: str, columns: list[str], stock: str = "") -> str:
-    body = [f"{i + 1}: {col}" for i, col in enumerate(columns)]
-    return "\n".join(
-        [
-            "klondike passes=0",
-            "moves=0 score=0 redeals=0 fan=0",
-            f"foundations: {foundations}",
-            f"stock: {stock}",
-            "waste:",
-            *body,
-        ]
-    )
-
-
-def suit_run(suit: str, top: str) -> str:
-    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    return " ".join(r + suit for r in ranks[: ranks.index(top) + 1])
 
 
 class TestKnownPositions:

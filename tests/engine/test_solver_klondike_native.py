@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from solver_positions import klondike_text, random_position, replay, suit_run
 
 from engine.cards import Card, card
 from engine.moves import DRAW, is_foundation_source
@@ -36,25 +37,6 @@ def native(rules: Rules, pos: Position, nodes: int) -> SolveResult:
     else:
         assert result.moves == ()
     return result
-
-
-def replay(rules: Rules, pos: Position, moves: tuple[object, ...]) -> Position:
-    for move in moves:
-        legal = rules.legal_moves(pos)
-        assert move in legal, f"{move} is not legal here"
-        pos = rules.apply(pos, legal[legal.index(move)])  # type: ignore[arg-type]
-    return pos
-
-
-def random_position(rules: Rules, seed: int, steps: int) -> Position:
-    rng = random.Random(seed)
-    pos = rules.deal(seed)
-    for _ in range(steps):
-        moves = rules.legal_moves(pos)
-        if not moves:
-            break
-        pos = rules.apply(pos, rng.choice(moves))
-    return pos
 
 
 def random_endgame(rng: random.Random, left: int) -> Position:
@@ -135,24 +117,6 @@ class TestAgreement:
             assert native(rules, pos, 1_000_000).verdict is reference.verdict
             compared += 1
         assert compared >= 3
-
-
-def klondike_text(foundations: str, columns: list[str], stock: str = "", head: str = "") -> str:
-    return "\n".join(
-        [
-            head or "klondike passes=0",
-            "moves=0 score=0 redeals=0 fan=0",
-            f"foundations: {foundations}",
-            f"stock: {stock}",
-            "waste:",
-            *(f"{i + 1}: {col}" for i, col in enumerate(columns)),
-        ]
-    )
-
-
-def suit_run(suit: str, top: str) -> str:
-    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    return " ".join(r + suit for r in ranks[: ranks.index(top) + 1])
 
 
 class TestKnownPositions:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from solver_positions import NO_TIME_LIMIT, position_text, random_position, replay, suit_run
 
 from engine.cards import Card, card
 from engine.moves import Move, is_foundation_source
@@ -24,16 +25,7 @@ from engine.solver.yukon_native import solve_natively
 from engine.variants import rules_for
 from engine.yukon import Yukon
 
-NO_TIME_LIMIT = 1e9
 VARIANTS = ["yukon", "russian", "alaska"]
-
-
-def replay(rules: Rules, pos: Position, moves: tuple[Move, ...]) -> Position:
-    """Play ``moves`` through the engine, each one checked legal first."""
-    for move in moves:
-        assert move in rules.legal_moves(pos), f"{move} is not legal here"
-        pos = rules.apply(pos, move)
-    return pos
 
 
 def compiled(rules: Rules, pos: Position, max_nodes: int) -> Verdict:
@@ -64,31 +56,6 @@ def random_endgame(rules: Rules, rng: random.Random, left: int) -> Position:
     rng.shuffle(piles)  # Yukon's foundations belong to no suit
     tableau = tuple(tuple(col) for col in columns)
     return Position(tableau, down, (), (), 0, tuple(piles), 0, 0, 0)
-
-
-def random_position(rules: Rules, seed: int, steps: int) -> Position:
-    """A position reached from deal ``seed`` by ``steps`` random legal moves."""
-    rng = random.Random(seed)
-    pos = rules.deal(seed)
-    for _ in range(steps):
-        moves = rules.legal_moves(pos)
-        if not moves:
-            break
-        pos = rules.apply(pos, rng.choice(moves))
-    return pos
-
-
-def yukon_text(variant: str, foundations: str, columns: list[str]) -> str:
-    body = [f"{i + 1}: {col}" for i, col in enumerate(columns)]
-    return "\n".join(
-        [variant, "moves=0 score=0 redeals=0 fan=0", f"foundations: {foundations}"]
-        + ["stock:", "waste:", *body]
-    )
-
-
-def suit_run(suit: str, top: str) -> str:
-    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    return " ".join(r + suit for r in ranks[: ranks.index(top) + 1])
 
 
 class TestWins:
@@ -159,7 +126,7 @@ class TestLockedCards:
         Queen of spades, the King of diamonds face down beneath the Queen of clubs,
         and neither Queen can go home before the Jack of clubs, which waits in turn
         on cards locked behind them."""
-        text = yukon_text(
+        text = position_text(
             "yukon",
             "Ac 2c 3c 4c 5c / Ad 2d 3d / Ah / As 2s 3s 4s",
             [
@@ -210,7 +177,7 @@ class TestLockedCards:
 
 class TestKnownPositions:
     def test_won_in_three(self) -> None:
-        text = yukon_text(
+        text = position_text(
             "yukon",
             f"{suit_run('c', 'K')} / {suit_run('d', 'K')} / {suit_run('h', 'J')} / "
             f"{suit_run('s', 'Q')}",
@@ -226,7 +193,7 @@ class TestKnownPositions:
         """The black cards left, each column's low cards buried under higher ones of
         the same suit, no empty column and no card home that could come back to help:
         nothing fits anywhere."""
-        text = yukon_text(
+        text = position_text(
             variant,
             f"- / {suit_run('d', 'K')} / {suit_run('h', 'K')} / -",
             [
@@ -247,7 +214,7 @@ class TestKnownPositions:
         """The hearts lie home up to the King; the Queen of spades covers the Jack and
         King it needs and fits only on a red King, and the empty columns take only
         Kings: the way out is a red King back from its foundation."""
-        text = yukon_text(
+        text = position_text(
             "yukon",
             f"{suit_run('h', 'K')} / {suit_run('d', 'K')} / {suit_run('c', 'K')} / "
             f"{suit_run('s', '10')}",

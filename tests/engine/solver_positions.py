@@ -1,0 +1,61 @@
+"""Positions and checks the solver's tests share (the interpreted and compiled searches).
+
+Its own module, not conftest, so test files import it by a name no other folder uses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.moves import Move
+from engine.position import Position
+from engine.rules import Rules
+
+# Budgets in nodes, never in seconds, so that every run gives the same answer.
+NO_TIME_LIMIT = 1e9
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def replay(rules: Rules, pos: Position, moves: Sequence[Move]) -> Position:
+    """Play ``moves`` through the engine, each one checked legal first."""
+    for move in moves:
+        assert move in rules.legal_moves(pos), f"{move} is not legal here"
+        pos = rules.apply(pos, move)
+    return pos
+
+
+def random_position(rules: Rules, seed: int, steps: int) -> Position:
+    """A position reached from deal ``seed`` by ``steps`` random legal moves."""
+    rng = random.Random(seed)
+    pos = rules.deal(seed)
+    for _ in range(steps):
+        moves = rules.legal_moves(pos)
+        if not moves:
+            break
+        pos = rules.apply(pos, rng.choice(moves))
+    return pos
+
+
+def position_text(head: str, foundations: str, columns: list[str], stock: str = "") -> str:
+    """A position in the text form of docs/positions.md, no waste, counters at zero."""
+    return "\n".join(
+        [
+            head,
+            "moves=0 score=0 redeals=0 fan=0",
+            f"foundations: {foundations}",
+            f"stock: {stock}",
+            "waste:",
+            *(f"{i + 1}: {col}" for i, col in enumerate(columns)),
+        ]
+    )
+
+
+def klondike_text(foundations: str, columns: list[str], stock: str = "", head: str = "") -> str:
+    """A Klondike position (draw 1, no pass limit unless ``head`` says otherwise)."""
+    return position_text(head or "klondike passes=0", foundations, columns, stock)
+
+
+def suit_run(suit: str, top: str) -> str:
+    """The cards of ``suit`` from the Ace up to ``top``, as position text."""
+    return " ".join(r + suit for r in RANKS[: RANKS.index(top) + 1])
