@@ -59,3 +59,17 @@ def klondike_text(foundations: str, columns: list[str], stock: str = "", head: s
 def suit_run(suit: str, top: str) -> str:
     """The cards of ``suit`` from the Ace up to ``top``, as position text."""
     return " ".join(r + suit for r in RANKS[: RANKS.index(top) + 1])
+
+
+# A dead position: all black cards left, their Aces buried, no empty column, so
+# nothing moves (the red suits are home). Its foundations, then its columns.
+DEAD_FOUNDATIONS = "- / " + suit_run("d", "K") + " / " + suit_run("h", "K") + " / -"
+DEAD_COLUMNS = [
+    "Ac 2c 3c | 4c",
+    "As 2s 3s | 4s",
+    "5c | 6c",
+    "5s | 6s",
+    "7c 8c 9c | 10c",
+    "7s 8s 9s 10s | Js",
+    "Jc Qc Kc Qs | Ks",
+]

@@ -12,7 +12,15 @@ import random
 from collections.abc import Hashable, Iterator
 
 import pytest
-from solver_positions import NO_TIME_LIMIT, klondike_text, random_position, replay, suit_run
+from solver_positions import (
+    DEAD_COLUMNS,
+    DEAD_FOUNDATIONS,
+    NO_TIME_LIMIT,
+    klondike_text,
+    random_position,
+    replay,
+    suit_run,
+)
 
 from engine.cards import Card, card
 from engine.moves import FOUNDATION, STOCK, Move, is_foundation_source
@@ -238,16 +246,8 @@ class TestKnownPositions:
     def test_provably_dead(self) -> None:
         """All black cards left, their Aces buried, no empty column: nothing moves."""
         text = klondike_text(
-            f"- / {suit_run('d', 'K')} / {suit_run('h', 'K')} / -",
-            [
-                "Ac 2c 3c | 4c",
-                "As 2s 3s | 4s",
-                "5c | 6c",
-                "5s | 6s",
-                "7c 8c 9c | 10c",
-                "7s 8s 9s 10s | Js",
-                "Jc Qc Kc Qs | Ks",
-            ],
+            DEAD_FOUNDATIONS,
+            DEAD_COLUMNS,
         )
         rules, pos = parse_position(text)
         result = solve(rules, pos)

@@ -10,7 +10,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import klondike_text, random_position, replay, suit_run
+from solver_positions import (
+    DEAD_COLUMNS,
+    DEAD_FOUNDATIONS,
+    klondike_text,
+    random_position,
+    replay,
+    suit_run,
+)
 
 from engine.cards import Card, card
 from engine.moves import DRAW, is_foundation_source
@@ -134,16 +141,8 @@ class TestKnownPositions:
     def test_provably_dead(self) -> None:
         rules, pos = parse_position(
             klondike_text(
-                f"- / {suit_run('d', 'K')} / {suit_run('h', 'K')} / -",
-                [
-                    "Ac 2c 3c | 4c",
-                    "As 2s 3s | 4s",
-                    "5c | 6c",
-                    "5s | 6s",
-                    "7c 8c 9c | 10c",
-                    "7s 8s 9s 10s | Js",
-                    "Jc Qc Kc Qs | Ks",
-                ],
+                DEAD_FOUNDATIONS,
+                DEAD_COLUMNS,
             )
         )
         assert native(rules, pos, 1_000).verdict is Verdict.UNWINNABLE

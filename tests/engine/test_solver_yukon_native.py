@@ -12,7 +12,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import NO_TIME_LIMIT, position_text, random_position, replay, suit_run
+from solver_positions import (
+    DEAD_COLUMNS,
+    DEAD_FOUNDATIONS,
+    NO_TIME_LIMIT,
+    position_text,
+    random_position,
+    replay,
+    suit_run,
+)
 
 from engine.cards import Card, card
 from engine.moves import Move, is_foundation_source
@@ -195,16 +203,8 @@ class TestKnownPositions:
         nothing fits anywhere."""
         text = position_text(
             variant,
-            f"- / {suit_run('d', 'K')} / {suit_run('h', 'K')} / -",
-            [
-                "Ac 2c 3c | 4c",
-                "As 2s 3s | 4s",
-                "5c | 6c",
-                "5s | 6s",
-                "7c 8c 9c | 10c",
-                "7s 8s 9s 10s | Js",
-                "Jc Qc Kc Qs | Ks",
-            ],
+            DEAD_FOUNDATIONS,
+            DEAD_COLUMNS,
         )
         rules, pos = parse_position(text)
         assert compiled(rules, pos, 100_000) is Verdict.UNWINNABLE
