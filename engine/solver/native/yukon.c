@@ -127,16 +127,30 @@ static int safe_home(int variant, const uint8_t *home, int c) {
 
 static inline int can_go_home(const Board *b, int c) { return b->home[suit_of(c)] == rank_of(c) - 1; }
 
+/* ---- memory ------------------------------------------------------------------ */
+
+/* Double the array at *buf (*cap items of `item` bytes; `first` items when empty)
+ * within max_bytes. 0, and the search marked full (it answers unknown), when the cap
+ * or malloc says no; the array is then left as it was. */
+static int grow(Search *s, void **buf, size_t *cap, size_t item, size_t first) {
+    size_t fresh = *cap ? *cap * 2 : first;
+    size_t more = (fresh - *cap) * item;
+    if (s->bytes + more > s->max_bytes) return s->full = 1, 0;
+    void *p = realloc(*buf, fresh * item);
+    if (!p) return s->full = 1, 0;
+    *buf = p;
+    *cap = fresh;
+    s->bytes += more;
+    return 1;
+}
+
 /* ---- playing ---------------------------------------------------------------- */
 
 static int push_emove(Search *s, int src, int dst, int n) {
     if (s->nemoves == s->emoves_cap) {
-        size_t cap = s->emoves_cap ? s->emoves_cap * 2 : 1024;
-        EMove *p = realloc(s->emoves, cap * sizeof *p);
-        if (!p) return s->full = 1, 0;
-        s->bytes += (cap - s->emoves_cap) * sizeof *p;
-        s->emoves = p;
-        s->emoves_cap = cap;
+        void *buf = s->emoves;
+        if (!grow(s, &buf, &s->emoves_cap, sizeof *s->emoves, 1024)) return 0;
+        s->emoves = buf;
     }
     s->emoves[s->nemoves++] = (EMove){(int8_t)src, (int8_t)dst, (uint8_t)n};
     return 1;
@@ -298,12 +312,9 @@ static int locked(const Search *s, const Board *b) {
 
 static int push_cand(Search *s, int src, int dst, int n, int prio) {
     if (s->ncands == s->cands_cap) {
-        size_t cap = s->cands_cap ? s->cands_cap * 2 : 4096;
-        Cand *p = realloc(s->cands, cap * sizeof *p);
-        if (!p) return s->full = 1, 0;
-        s->bytes += (cap - s->cands_cap) * sizeof *p;
-        s->cands = p;
-        s->cands_cap = cap;
+        void *buf = s->cands;
+        if (!grow(s, &buf, &s->cands_cap, sizeof *s->cands, 4096)) return 0;
+        s->cands = buf;
     }
     if (s->rng) {
         s->rng ^= s->rng << 13, s->rng ^= s->rng >> 7, s->rng ^= s->rng << 17;
@@ -494,14 +505,9 @@ static int insert_key(Search *s, const KeyBuf *k) {
         }
     }
     if (s->arena_len + (size_t)nw > s->arena_cap) {
-        size_t cap = s->arena_cap ? s->arena_cap * 2 : (1u << 18);
-        size_t more = (cap - s->arena_cap) * sizeof(uint64_t);
-        if (s->bytes + more > s->max_bytes) return s->full = 1, 0;
-        uint64_t *a = realloc(s->arena, cap * sizeof *a);
-        if (!a) return s->full = 1, 0;
-        s->arena = a;
-        s->arena_cap = cap;
-        s->bytes += more;
+        void *buf = s->arena;
+        if (!grow(s, &buf, &s->arena_cap, sizeof *s->arena, (size_t)1 << 18)) return 0;
+        s->arena = buf;
     }
     memcpy(&s->arena[s->arena_len], k->w, (size_t)nw * 8);
     s->table[i] = (tag << TAG_SHIFT) | ((uint64_t)k->len << LEN_SHIFT) | (s->arena_len + 1);
@@ -524,14 +530,9 @@ static double now(void) {
 
 static Frame *push_frame(Search *s) {
     if (s->depth == s->frames_cap) {
-        size_t cap = s->frames_cap ? s->frames_cap * 2 : 256;
-        size_t more = (cap - s->frames_cap) * sizeof(Frame);
-        if (s->bytes + more > s->max_bytes) return s->full = 1, NULL;
-        Frame *f = realloc(s->frames, cap * sizeof *f);
-        if (!f) return s->full = 1, NULL;
-        s->frames = f;
-        s->frames_cap = cap;
-        s->bytes += more;
+        void *buf = s->frames;
+        if (!grow(s, &buf, &s->frames_cap, sizeof *s->frames, 256)) return NULL;
+        s->frames = buf;
     }
     return &s->frames[s->depth++];
 }
