@@ -8,8 +8,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.cards import Card, card
 from engine.moves import Move
-from engine.position import Position
+from engine.position import Pile, Position
 from engine.rules import Rules
 
 # Budgets in nodes, never in seconds, so that every run gives the same answer.
@@ -35,6 +36,38 @@ def random_position(rules: Rules, seed: int, steps: int) -> Position:
             break
         pos = rules.apply(pos, rng.choice(moves))
     return pos
+
+
+def cards_left(rng: random.Random, left: int) -> tuple[list[Pile], list[Card]]:
+    """An endgame's cards: the foundations, suit by suit, with the lowest cards of each
+    suit home, and the ``left`` cards still to go home, shuffled."""
+    heights = [13, 13, 13, 13]
+    for _ in range(left):
+        suit = rng.choice([k for k in range(4) if heights[k]])
+        heights[suit] -= 1
+    rest = [card(rank, s) for s in range(4) for rank in range(heights[s] + 1, 14)]
+    rng.shuffle(rest)
+    piles = [tuple(card(rank, s) for rank in range(1, heights[s] + 1)) for s in range(4)]
+    return piles, rest
+
+
+def random_endgame(rules: Rules, rng: random.Random, left: int) -> Position:
+    """A position with ``left`` cards still to go home: for each suit the lowest
+    cards are home, the others lie shuffled in the stock (Klondike) and the columns,
+    all but the top one or two of each column face down."""
+    piles, rest = cards_left(rng, left)
+    stock: tuple[Card, ...] = ()
+    if rules.has_stock:
+        split = rng.randrange(len(rest) // 2 + 1)
+        stock, rest = tuple(rest[:split]), rest[split:]
+    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
+    for c in rest:
+        columns[rng.randrange(rules.columns)].append(c)
+    down = tuple(max(0, len(col) - 1 - rng.randrange(2)) for col in columns)
+    if not rules.suited_foundations:
+        rng.shuffle(piles)  # Yukon's foundations belong to no suit
+    tableau = tuple(tuple(col) for col in columns)
+    return Position(tableau, down, stock, (), 0, tuple(piles), 0, 0, 0)
 
 
 def position_text(head: str, foundations: str, columns: list[str], stock: str = "") -> str:

@@ -17,6 +17,7 @@ from solver_positions import (
     DEAD_FOUNDATIONS,
     NO_TIME_LIMIT,
     klondike_text,
+    random_endgame,
     random_position,
     replay,
     suit_run,
@@ -61,31 +62,6 @@ def exhaustive_verdict(rules: Rules, pos: Position, limit: int) -> Verdict:
             return Verdict.UNKNOWN
         stack.extend(rules.apply(here, move) for move in rules.legal_moves(here))
     return Verdict.UNWINNABLE
-
-
-def random_endgame(rules: Rules, rng: random.Random, left: int) -> Position:
-    """A position with ``left`` cards still to go home: for each suit the lowest
-    cards are home, the others lie shuffled in the stock (Klondike) and the columns,
-    all but the top one or two of each column face down."""
-    heights = [13, 13, 13, 13]
-    for _ in range(left):
-        suit = rng.choice([k for k in range(4) if heights[k]])
-        heights[suit] -= 1
-    rest = [card(rank, s) for s in range(4) for rank in range(heights[s] + 1, 14)]
-    rng.shuffle(rest)
-    stock: tuple[Card, ...] = ()
-    if rules.has_stock:
-        split = rng.randrange(len(rest) // 2 + 1)
-        stock, rest = tuple(rest[:split]), rest[split:]
-    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
-    for c in rest:
-        columns[rng.randrange(rules.columns)].append(c)
-    down = tuple(max(0, len(col) - 1 - rng.randrange(2)) for col in columns)
-    piles = [tuple(card(rank, s) for rank in range(1, heights[s] + 1)) for s in range(4)]
-    if not rules.suited_foundations:
-        rng.shuffle(piles)
-    tableau = tuple(tuple(col) for col in columns)
-    return Position(tableau, down, stock, (), 0, tuple(piles), 0, 0, 0)
 
 
 class Unpruned:

@@ -13,6 +13,7 @@ import pytest
 from solver_positions import (
     DEAD_COLUMNS,
     DEAD_FOUNDATIONS,
+    cards_left,
     klondike_text,
     random_position,
     replay,
@@ -46,15 +47,10 @@ def native(rules: Rules, pos: Position, nodes: int) -> SolveResult:
     return result
 
 
-def random_endgame(rng: random.Random, left: int) -> Position:
+def klondike_endgame(rng: random.Random, left: int) -> Position:
     """``left`` cards still to go home, the lowest of each suit home already; the
     others shuffled into the stock, the waste and the columns, most face down."""
-    heights = [13, 13, 13, 13]
-    for _ in range(left):
-        suit = rng.choice([k for k in range(4) if heights[k]])
-        heights[suit] -= 1
-    rest = [card(rank, s) for s in range(4) for rank in range(heights[s] + 1, 14)]
-    rng.shuffle(rest)
+    piles, rest = cards_left(rng, left)
     split = rng.randrange(len(rest) // 2 + 1)
     talon, rest = rest[:split], rest[split:]
     cut = rng.randrange(len(talon) + 1)
@@ -63,9 +59,9 @@ def random_endgame(rng: random.Random, left: int) -> Position:
     for c in rest:
         columns[rng.randrange(used)].append(c)
     down = tuple(max(0, len(col) - 1) for col in columns)
-    piles = tuple(tuple(card(rank, s) for rank in range(1, heights[s] + 1)) for s in range(4))
     tableau = tuple(tuple(col) for col in columns)
-    return Position(tableau, down, tuple(talon[cut:]), tuple(talon[:cut]), 0, piles, 0, 0, 0)
+    stock, waste = tuple(talon[cut:]), tuple(talon[:cut])
+    return Position(tableau, down, stock, waste, 0, tuple(piles), 0, 0, 0)
 
 
 class TestWins:
@@ -104,7 +100,7 @@ class TestAgreement:
         rng = random.Random(len(variant) * 7 + len(options))
         compared = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
         for _ in range(40):
-            pos = random_endgame(rng, rng.randrange(20, 34))
+            pos = klondike_endgame(rng, rng.randrange(20, 34))
             reference = solve_interpreted(rules, pos, 4_000, NO_TIME_LIMIT)
             if reference.verdict is Verdict.UNKNOWN:
                 continue

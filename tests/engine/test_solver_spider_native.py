@@ -173,11 +173,6 @@ class TestSoundness:
                 if result.verdict is Verdict.UNKNOWN:
                     assert result.moves == ()
 
-    def test_time_budget_is_honoured(self) -> None:
-        rules = rules_for("spider-4")
-        result = solve(rules, rules.deal(1), max_nodes=10**9, max_seconds=0.0)
-        assert result.verdict is Verdict.UNKNOWN
-
     def test_same_budget_same_answer(self) -> None:
         rules = rules_for("spider-2")
         deal = rules.deal(4)

@@ -17,12 +17,13 @@ from solver_positions import (
     DEAD_FOUNDATIONS,
     NO_TIME_LIMIT,
     position_text,
+    random_endgame,
     random_position,
     replay,
     suit_run,
 )
 
-from engine.cards import Card, card
+from engine.cards import card
 from engine.moves import Move, is_foundation_source
 from engine.position import Position
 from engine.position_text import parse_position
@@ -45,25 +46,6 @@ def compiled(rules: Rules, pos: Position, max_nodes: int) -> Verdict:
     else:
         assert result.moves == ()
     return result.verdict
-
-
-def random_endgame(rules: Rules, rng: random.Random, left: int) -> Position:
-    """``left`` cards still to go home, the lowest of each suit home already, the rest
-    shuffled over the columns, all but the top one or two of a column face down."""
-    heights = [13, 13, 13, 13]
-    for _ in range(left):
-        suit = rng.choice([k for k in range(4) if heights[k]])
-        heights[suit] -= 1
-    rest = [card(rank, s) for s in range(4) for rank in range(heights[s] + 1, 14)]
-    rng.shuffle(rest)
-    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
-    for c in rest:
-        columns[rng.randrange(rules.columns)].append(c)
-    down = tuple(max(0, len(col) - 1 - rng.randrange(2)) for col in columns)
-    piles = [tuple(card(rank, s) for rank in range(1, heights[s] + 1)) for s in range(4)]
-    rng.shuffle(piles)  # Yukon's foundations belong to no suit
-    tableau = tuple(tuple(col) for col in columns)
-    return Position(tableau, down, (), (), 0, tuple(piles), 0, 0, 0)
 
 
 class TestWins:
