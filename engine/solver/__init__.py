@@ -2,11 +2,14 @@
 
 ``solve(rules, position)`` answers won (with moves the engine replays to a win),
 unwinnable (only after an exhaustive search under pruning proven safe) or unknown
-(its node or time budget ran out). Pure: no I/O, no threads, no global state.
+(its node or time budget ran out). Pure: no I/O, no threads, no global state; the
+search itself runs in compiled code (engine/solver/native/).
 See docs/solver.md for the search and the proof of each pruning rule.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from engine.klondike import Klondike
 from engine.position import Position
@@ -27,6 +30,12 @@ from engine.spider import Spider
 from engine.yukon import Yukon
 
 __all__ = ["SolveResult", "Verdict", "domain_for", "solve", "solve_interpreted"]
+
+_COMPILED: tuple[Callable[[Rules, Position, int, float], SolveResult | None], ...] = (
+    klondike_native.solve_natively,
+    spider_native.solve_natively,
+    yukon_native.solve_natively,
+)
 
 
 def domain_for(rules: Rules) -> Domain:
@@ -95,11 +104,11 @@ def _solve_natively(
     rules: Rules, position: Position, max_nodes: int, max_seconds: float
 ) -> SolveResult | None:
     """The compiled search of the rules' family (engine/solver/native.py), where it
-    covers them; ``solve_interpreted`` stays the reference it is tested by."""
-    if isinstance(rules, Klondike):
-        return klondike_native.solve_natively(rules, position, max_nodes, max_seconds)
-    if isinstance(rules, Spider):
-        return spider_native.solve_natively(rules, position, max_nodes, max_seconds)
-    if isinstance(rules, Yukon):
-        return yukon_native.solve_natively(rules, position, max_nodes, max_seconds)
+    covers them; ``solve_interpreted`` stays the reference it is tested by. Each
+    bridge knows which rules and positions its search covers and answers None for
+    the others."""
+    for solve_natively in _COMPILED:
+        result = solve_natively(rules, position, max_nodes, max_seconds)
+        if result is not None:
+            return result
     return None
