@@ -30,8 +30,8 @@ from server.solving import SolverHelp
 class WinnabilityWatch:
     """Checks the newest position of changed games, one game at a time."""
 
-    def __init__(self, help: SolverHelp, limit: int = 256) -> None:
-        self._help = help
+    def __init__(self, solver_help: SolverHelp, limit: int = 256) -> None:
+        self._help = solver_help
         self._limit = limit
         self._waiting: OrderedDict[int, tuple[LiveGame, ServerConnection]] = OrderedDict()
         self._wake = asyncio.Event()
