@@ -22,9 +22,17 @@ _DECK = list(range(52))
 
 
 def solve_natively(
-    rules: Rules, position: Position, max_nodes: int, max_seconds: float
+    rules: Rules,
+    position: Position,
+    max_nodes: int,
+    max_seconds: float,
+    *,
+    locked: bool = True,
 ) -> SolveResult | None:
-    """The compiled search's verdict, or None where it does not cover these rules."""
+    """The compiled search's verdict, or None where it does not cover these rules.
+
+    ``locked=False`` leaves out the locked-cards rule (docs/solver.md, Klondike rule
+    9), only so that the tests can compare the search with and without it."""
     if not isinstance(rules, Klondike) or rules.passes > _LIMIT or position.redeals > _LIMIT:
         return None
     layout = pack(position)
@@ -38,6 +46,7 @@ def solve_natively(
         position.redeals,
         min(max(max_nodes, 1), _MAX_NODES),
         max_seconds,
+        locked,
     )
     return checked_result(rules, position, answer, time.perf_counter() - began)
 

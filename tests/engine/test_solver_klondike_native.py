@@ -20,7 +20,7 @@ from solver_positions import (
     suit_run,
 )
 
-from engine.cards import Card, card
+from engine.cards import RANK, RED, SUIT, Card, card
 from engine.moves import DRAW, is_foundation_source
 from engine.position import Position
 from engine.position_text import parse_position
@@ -37,8 +37,8 @@ RULE_SETS = [
 ]
 
 
-def native(rules: Rules, pos: Position, nodes: int) -> SolveResult:
-    result = klondike_native.solve_natively(rules, pos, nodes, NO_TIME_LIMIT)
+def native(rules: Rules, pos: Position, nodes: int, *, locked: bool = True) -> SolveResult:
+    result = klondike_native.solve_natively(rules, pos, nodes, NO_TIME_LIMIT, locked=locked)
     assert result is not None, "the compiled search covers every Klondike rule set"
     if result.verdict is Verdict.WON:
         assert rules.is_won(replay(rules, pos, result.moves))
@@ -169,6 +169,141 @@ class TestKnownPositions:
             assert solve_interpreted(rules, pos, 10_000, NO_TIME_LIMIT).verdict is expected
             if passes == 2:
                 assert replay(rules, pos, result.moves).redeals == 1
+
+
+def locked_cards(pos: Position) -> set[Card]:
+    """The cards never to be lifted again (docs/solver.md, Klondike rule 9), computed
+    from the rule's words alone, as a reference for the compiled search's."""
+    columns = pos.tableau
+    place = {c: (i, p) for i, col in enumerate(columns) for p, c in enumerate(col)}
+
+    def cover(c: Card) -> Card | None:
+        i, p = place[c]
+        return columns[i][p + 1] if p + 1 < len(columns[i]) else None
+
+    def free(c: Card | None) -> bool:
+        return c is None or c not in stuck
+
+    stuck = set(place)
+    changed = True
+    while changed:
+        changed = False
+        empty = any(not col or col[0] not in stuck for col in columns)
+        for c in sorted(stuck):
+            i, p = place[c]
+            up = free(cover(c))
+            if p < pos.down[i] and not up:
+                continue
+            rank, suit = RANK[c], SUIT[c]
+            parents = [card(rank + 1, k) for k in range(4) if rank < 13]
+            parents = [P for P in parents if RED[P] != RED[c]]
+            out = any(P not in place or free(cover(P)) for P in parents)
+            out = out or (rank == 13 and p > 0 and empty)
+            if not out and up:
+                lower = [card(r, suit) for r in range(len(pos.foundations[suit]) + 1, rank)]
+                out = all(x not in place or (free(x) and free(cover(x))) for x in lower)
+                for x in reversed(columns[i][:p]):
+                    if SUIT[x] == suit and RANK[x] < rank:
+                        out = False
+                    if not out or x not in stuck:
+                        break
+            if out:
+                stuck.discard(c)
+                changed = True
+    return stuck
+
+
+def safe_move_home(rules: Rules, pos: Position) -> bool:
+    """Whether the search plays a safe move home (rule 1) before it looks for locked
+    cards: a column top, or in draw 1 without a pass limit any talon card."""
+    heights = [len(f) for f in pos.foundations]
+    cards = [col[-1] for col in pos.tableau if col]
+    if rules.draw == 1 and not rules.passes:
+        cards += [*pos.stock, *pos.waste]
+    for c in cards:
+        rank = RANK[c]
+        other = [heights[k] for k in range(4) if RED[card(1, k)] != RED[c]]
+        partner = [heights[k] for k in range(4) if RED[card(1, k)] == RED[c] and k != SUIT[c]]
+        if heights[SUIT[c]] == rank - 1 and min(other) >= rank - 1 and partner[0] >= rank - 2:
+            return True
+    return False
+
+
+class TestLockedCards:
+    """Rule 9: a card that can never be lifted again makes the position lost."""
+
+    def test_a_card_over_its_parents_and_its_lower_suit(self) -> None:
+        """7h lies on both black 8s and on 5h, all face down: it can go on neither 8
+        and not home (5h is beneath it), so nothing under it ever turns up. The rule
+        sees it at once; without it the search plays the whole talon out first."""
+        rules, pos = parse_position(
+            klondike_text(
+                f"{suit_run('c', '7')} / {suit_run('d', 'K')} / {suit_run('h', '4')} / "
+                f"{suit_run('s', '7')}",
+                ["5h 8s 8c | 7h", "|", "|", "|", "|", "|", "|"],
+                "9c 10c Jc Qc Kc 9s 10s Js Qs Ks 6h 8h 9h 10h Jh Qh Kh",
+            )
+        )
+        assert locked_cards(pos) == {card(r, s) for r, s in ((7, 2), (8, 3), (8, 0), (5, 2))}
+        quick = native(rules, pos, 10)
+        assert quick.verdict is Verdict.UNWINNABLE and quick.nodes <= 2
+        slow = native(rules, pos, 100_000, locked=False)
+        assert slow.verdict is Verdict.UNWINNABLE and slow.nodes > 1_000
+        assert solve_interpreted(rules, pos, 100_000, NO_TIME_LIMIT).verdict is Verdict.UNWINNABLE
+
+    def test_deals_locked_from_the_start(self) -> None:
+        """Of the first 200 deals 38, 64 and 140 hold a locked card (in 38 the 5d lies
+        on 4d and both black 6s); the others none."""
+        rules = rules_for("klondike")
+        assert [s for s in range(200) if locked_cards(rules.deal(s))] == [38, 64, 140]
+        for variant in ("klondike", "klondike-3"):
+            rules = rules_for(variant)
+            for seed in (38, 64, 140):
+                assert native(rules, rules.deal(seed), 2).verdict is Verdict.UNWINNABLE
+
+    @pytest.mark.parametrize(("variant", "options"), RULE_SETS)
+    def test_the_search_finds_what_the_rule_says(
+        self, variant: str, options: dict[str, int]
+    ) -> None:
+        """A position the compiled search answers unwinnable from its first node, but
+        not without the rule, is one the reference finds a locked card in, and the
+        other way round (positions with a safe move home are left out: the search
+        plays those first; so are those without any move)."""
+        rules = rules_for(variant, options)
+        rng = random.Random(9 + len(variant) + len(options))
+        found = 0
+        for trial in range(200):
+            if trial % 2:
+                pos = klondike_endgame(rng, rng.randrange(30, 45))
+            else:
+                pos = random_position(rules, trial, steps=rng.randrange(60))
+            if safe_move_home(rules, pos):
+                continue
+            if native(rules, pos, 2, locked=False).verdict is Verdict.UNWINNABLE:
+                continue  # no move at all: nothing to tell the rule by
+            says = native(rules, pos, 2).verdict is Verdict.UNWINNABLE
+            assert says == bool(locked_cards(pos)), pos
+            found += says
+        assert found >= 5, found
+
+    @pytest.mark.parametrize(("variant", "options"), RULE_SETS)
+    def test_same_verdict_without_the_rule(self, variant: str, options: dict[str, int]) -> None:
+        """On random endgames the search with the rule answers as the one without it
+        wherever that one decides, and searches no more positions for a loss."""
+        rules = rules_for(variant, options)
+        rng = random.Random(99 + len(variant) * 3 + len(options))
+        compared = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
+        for _ in range(60):
+            pos = klondike_endgame(rng, rng.randrange(20, 34))
+            without = native(rules, pos, 200_000, locked=False)
+            if without.verdict is Verdict.UNKNOWN:
+                continue
+            with_rule = native(rules, pos, 1_000_000)
+            assert with_rule.verdict is without.verdict
+            if without.verdict is Verdict.UNWINNABLE:
+                assert with_rule.nodes <= without.nodes
+            compared[without.verdict] += 1
+        assert compared[Verdict.WON] >= 3 and compared[Verdict.UNWINNABLE] >= 3, compared
 
 
 class TestBudget:

@@ -9,8 +9,9 @@
  * New here, each proven where it is applied and in docs/solver.md ("The compiled
  * Klondike search"): safe talon cards home in draw 1 without a pass limit, talon
  * cards postponed in the other rule sets (rule 6), a focused position skipped when
- * the same one without a focus is known (rule 7), and a greedy first phase whose
- * only possible answer is a win.
+ * the same one without a focus is known (rule 7), positions with a card that can
+ * never be lifted again left unexpanded as lost (rule 9), and a greedy first phase
+ * whose only possible answer is a win.
  *
  * Everything a call uses lives in one Ctx on its stack and in memory it frees
  * before returning, so nothing is shared between calls; the search runs without
@@ -84,6 +85,8 @@ typedef struct {
 typedef struct {
     State st;
     uint8_t focus[3]; /* z, t, g of docs/solver.md rules 5 and 6; z == NONE: none */
+    uint8_t nlift;          /* rule 9: the order its cards left T, a child's first try */
+    uint8_t lift[NCARD];
     uint32_t next, end; /* this frame's candidates in Ctx.cands */
 } Frame;
 
@@ -94,6 +97,7 @@ typedef struct {
 
 typedef struct {
     int draw, passes, free_talon, talon_bytes;
+    int use_locked; /* rule 9 (a test switches it off to compare) */
     int greedy; /* the first phase: progress moves only, may only ever answer won */
     uint8_t rootpos[NCARD]; /* each first-talon card's place in it */
     uint64_t *slots;        /* open addressing: tag << 40 | (key offset + 1) */
@@ -268,6 +272,188 @@ static int finish_moves(Ctx *cx, State *s, Moves *out) {
         if (!record(cx, out, from_talon ? WASTE : best, FOUNDATION, 1)) return 0;
     }
     return 1;
+}
+
+/* -- locked cards ------------------------------------------------------------------- */
+
+/* Rule 9 (docs/solver.md, "Locked cards"): whether some card on the tableau can never
+ * be lifted again (be the bottom card of a move: the card taken, with the run on it),
+ * so never go home. T, the cards never lifted, starts as every card on the tableau
+ * and shrinks to its greatest fixed point: a card leaves T once it has an exit that T
+ * does not block. A card's cover is the card right on it; only lifting the cover
+ * uncovers a card. Talon and foundation cards are never in T and count as free.
+ * Sets of cards are bit masks over the card numbers. */
+#define BIT(c) ((uint64_t)1 << (c))
+#define SUIT_BITS(k) (((uint64_t)0x1FFF) << (13 * (k)))
+
+typedef struct {
+    int8_t cover[NCARD], below[NCARD]; /* the card right on it, right beneath it; -1 */
+    uint64_t t;      /* T */
+    uint64_t up;     /* uncovered: no cover, or its cover is out of T; off the tableau */
+    uint64_t down;   /* face down */
+    uint64_t free;   /* out of T and uncovered (off the tableau: always) */
+    int left, empty_col;
+    uint8_t queue[64], queued[NCARD];
+    unsigned head, tail;
+    uint8_t *order; /* the cards in the order they left T */
+    int norder;
+} Lock;
+
+/* Whether card d of T has an exit that the current T does not block. Exits only open
+ * as T shrinks, so taking d out of T whenever this holds, in any order, ends at the
+ * same fixed point once no card of T has one. */
+static inline __attribute__((always_inline)) int exit_open(const Lock *L, int d) {
+    int r = rank_of(d);
+    int uncovered = (L->up & BIT(d)) != 0;
+    if ((L->down & BIT(d)) && !uncovered) return 0; /* it turns up only then */
+    /* onto a card P it fits: P off the tableau (a foundation or the talon: it may
+     * come), P a top now, or P's cover can be lifted; all three are "uncovered" */
+    if (r < 13) {
+        const int *opp = OPPOSITE[suit_of(d)];
+        if (L->up & (BIT(opp[0] * 13 + r) | BIT(opp[1] * 13 + r))) return 1;
+    } else if (L->below[d] >= 0 && L->empty_col) {
+        /* a King into an empty column; at the bottom already it would only rename
+         * its column */
+        return 1;
+    }
+    /* home: d on top, and every card of its suit below it home first, which a card
+     * never lifted, or never uncovered, never is (cards home count as free)... */
+    if (!uncovered) return 0;
+    uint64_t lower = (BIT(d) - 1) & SUIT_BITS(suit_of(d));
+    if (lower & ~L->free) return 0;
+    /* ... nor while it lies beneath d with only cards of T between: nothing lifts d
+     * off it before d itself goes */
+    for (int x = L->below[d]; x >= 0; x = L->below[x]) {
+        if (suit_of(x) == suit_of(d) && x < d) return 0;
+        if (!(L->t & BIT(x))) break;
+    }
+    return 1;
+}
+
+static void lock_push(Lock *L, int c) {
+    if ((L->t & BIT(c)) && !L->queued[c]) {
+        L->queued[c] = 1;
+        L->queue[L->tail++ & 63] = (uint8_t)c;
+    }
+}
+
+/* x just became free: the only card of its suit whose way home may have opened is
+ * the lowest one not free. */
+static void lock_freed(Lock *L, int x) {
+    L->free |= BIT(x);
+    uint64_t rest = SUIT_BITS(suit_of(x)) & ~L->free;
+    if (rest) lock_push(L, __builtin_ctzll(rest));
+}
+
+/* Take d out of T, and queue the cards whose exits that may open. */
+static void lock_take(Lock *L, int d) {
+    L->t &= ~BIT(d);
+    L->left--;
+    L->order[L->norder++] = (uint8_t)d;
+    if (L->up & BIT(d)) lock_freed(L, d);
+    int b = L->below[d];
+    if (b >= 0) {
+        L->up |= BIT(b); /* its cover is out of T now */
+        lock_push(L, b);
+        if (rank_of(b) > 1) { /* the cards that fit on b */
+            const int *opp = OPPOSITE[suit_of(b)];
+            lock_push(L, opp[0] * 13 + rank_of(b) - 2);
+            lock_push(L, opp[1] * 13 + rank_of(b) - 2);
+        }
+        if (!(L->t & BIT(b))) lock_freed(L, b);
+    } else if (!L->empty_col) { /* a bottom card: its column can empty */
+        L->empty_col = 1;
+        for (int k = 0; k < 4; k++) lock_push(L, k * 13 + 12);
+    }
+    /* the cards above d whose way down to a lower card of their suit passed d */
+    for (int x = L->cover[d]; x >= 0 && (L->t & BIT(x)); x = L->cover[x]) lock_push(L, x);
+}
+
+/* `hint` (may be NULL): an order the cards left T in a position one move back. Tried
+ * first, without the work list: most cards leave in the same order again. Any card
+ * it cannot take yet is left to the work list and the passes. The order the cards
+ * left T here is written to `order` (at most NCARD), its length to *norder. */
+/* lock_take without queueing anything (a replayed order and the passes after it). */
+static inline __attribute__((always_inline)) void lock_take_quiet(Lock *L, int d) {
+    L->t &= ~BIT(d);
+    L->left--;
+    L->order[L->norder++] = (uint8_t)d;
+    if (L->up & BIT(d)) L->free |= BIT(d);
+    int b = L->below[d];
+    if (b >= 0) {
+        L->up |= BIT(b);
+        if (!(L->t & BIT(b))) L->free |= BIT(b);
+    } else {
+        L->empty_col = 1;
+    }
+}
+
+static int locked(const State *s, const uint8_t *hint, int nhint, uint8_t *order,
+                  uint8_t *norder) {
+    Lock L;
+    L.order = order;
+    L.norder = 0;
+    memset(L.cover, -1, sizeof L.cover);
+    memset(L.below, -1, sizeof L.below);
+    memset(L.queued, 0, sizeof L.queued);
+    L.t = L.down = 0;
+    L.left = L.empty_col = 0;
+    L.head = L.tail = 0;
+    for (int i = 0; i < NCOL; i++) {
+        L.empty_col |= !s->len[i];
+        for (int p = 0; p < s->len[i]; p++) {
+            int c = s->col[i][p];
+            L.t |= BIT(c);
+            L.cover[c] = (int8_t)(p + 1 < s->len[i] ? s->col[i][p + 1] : -1);
+            L.below[c] = (int8_t)(p ? s->col[i][p - 1] : -1);
+            if (p < s->down[i]) L.down |= BIT(c);
+            L.left++;
+        }
+    }
+    /* uncovered: off the tableau, or a column's top */
+    L.up = ~L.t;
+    for (int i = 0; i < NCOL; i++)
+        if (s->len[i]) L.up |= BIT(s->col[i][s->len[i] - 1]);
+    L.free = ~L.t;
+    if (hint) {
+        /* the order of a position one move back, then the columns top down, again
+         * while that takes cards */
+        for (int changed = 1; changed && L.left;) {
+            changed = 0;
+            for (int k = 0; k < nhint && L.left; k++) {
+                int d = hint[k];
+                if ((L.t & BIT(d)) && exit_open(&L, d)) lock_take_quiet(&L, d), changed = 1;
+            }
+            for (int i = 0; i < NCOL && L.left; i++)
+                for (int p = s->len[i] - 1; p >= 0; p--) {
+                    int d = s->col[i][p];
+                    if ((L.t & BIT(d)) && exit_open(&L, d)) lock_take_quiet(&L, d), changed = 1;
+                }
+        }
+    }
+    /* A work list of the cards whose exits may have opened, tops first; then plain
+     * passes over every card of T, until one changes nothing: a card the work list
+     * missed is taken then (every card taken had an open exit). */
+    for (int i = 0; i < NCOL; i++)
+        for (int p = s->len[i] - 1; p >= 0; p--) lock_push(&L, s->col[i][p]);
+    for (int changed = 1; changed && L.left;) {
+        while (L.head != L.tail && L.left) {
+            int d = L.queue[L.head++ & 63];
+            L.queued[d] = 0;
+            if ((L.t & BIT(d)) && exit_open(&L, d)) lock_take(&L, d);
+        }
+        changed = 0;
+        for (int i = 0; i < NCOL && L.left; i++)
+            for (int p = s->len[i] - 1; p >= 0; p--) {
+                int d = s->col[i][p];
+                if ((L.t & BIT(d)) && exit_open(&L, d)) {
+                    lock_take(&L, d);
+                    changed = 1;
+                }
+            }
+    }
+    *norder = (uint8_t)L.norder;
+    return L.left > 0;
 }
 
 /* -- keys --------------------------------------------------------------------------- */
@@ -668,8 +854,12 @@ static Verdict search(Ctx *cx, const State *start, Moves *out) {
     settle(cx, &root, NULL);
     cx->nodes = 1;
     if (finished(cx, &root)) return spell_out(cx, start, out) ? WON : UNKNOWN;
+    uint8_t lift[NCARD], nlift = 0;
+    if (cx->use_locked && locked(&root, NULL, 0, lift, &nlift)) return UNWINNABLE;
     if (table_add(cx, key, make_key(cx, &root, no_focus, key)) < 0) return UNKNOWN;
     if (!push(cx, &root, no_focus)) return UNKNOWN;
+    cx->frames[0].nlift = nlift;
+    memcpy(cx->frames[0].lift, lift, nlift);
     while (cx->depth) {
         Frame *f = &cx->frames[cx->depth - 1];
         if (f->next == f->end) {
@@ -704,6 +894,16 @@ static Verdict search(Ctx *cx, const State *start, Moves *out) {
         cx->depth++;
         if (cx->nodes >= cx->max_nodes) return UNKNOWN;
         if (cx->nodes % CLOCK_EVERY == 0 && now() > cx->deadline) return UNKNOWN;
+        if (!cx->use_locked) {
+        } else if (cx->cands[f->next - 1].dst == FOUNDATION) {
+            /* Rule 9: a card sent home frees every card it could have held back, so
+             * the parent (not locked) still passes; its order still works here. */
+            c->nlift = f->nlift;
+            memcpy(c->lift, f->lift, f->nlift);
+        } else if (locked(&c->st, f->lift, f->nlift, c->lift, &c->nlift)) {
+            cx->depth--; /* rule 9: lost, not expanded */
+            continue;
+        }
         if (!generate(cx, c)) return UNKNOWN;
     }
     return UNWINNABLE;
@@ -782,11 +982,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
     const uint8_t *layout;
     Py_ssize_t n;
-    int draw, passes, redeals;
+    int draw, passes, redeals, use_locked = 1;
     long long max_nodes;
     double max_seconds;
-    if (!PyArg_ParseTuple(args, "y#iiiLd", &layout, &n, &draw, &passes, &redeals, &max_nodes,
-                          &max_seconds))
+    if (!PyArg_ParseTuple(args, "y#iiiLd|p", &layout, &n, &draw, &passes, &redeals, &max_nodes,
+                          &max_seconds, &use_locked))
         return NULL;
     State start;
     if (!unpack(layout, n, &start) || draw < 1 || draw > NCARD || passes < 0 || passes > 255 ||
@@ -799,6 +999,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     cx.draw = draw;
     cx.passes = passes;
     cx.free_talon = draw == 1 && passes == 0;
+    cx.use_locked = use_locked;
     start.redeals = (uint8_t)(passes ? redeals : 0);
     for (int k = 0; k < start.tlen; k++) cx.rootpos[start.talon[k]] = (uint8_t)k;
     start.tbits = ((uint64_t)1 << start.tlen) - 1; /* tlen <= 52 */
@@ -856,7 +1057,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
-     "solve(layout, draw, passes, redeals, max_nodes, max_seconds) -> (verdict, moves, nodes)"},
+     "solve(layout, draw, passes, redeals, max_nodes, max_seconds, locked=True) -> (verdict, "
+     "moves, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 
