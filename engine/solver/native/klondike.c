@@ -100,8 +100,9 @@ typedef struct {
     int use_locked; /* rule 9 (a test switches it off to compare) */
     int greedy; /* the first phase: progress moves only, may only ever answer won */
     uint8_t rootpos[NCARD]; /* each first-talon card's place in it */
-    uint64_t *slots;        /* open addressing: tag << 40 | (key offset + 1) */
+    uint64_t *slots; /* open addressing: the hash's top 33 bits, then key offset + 1 */
     size_t mask, used;
+    int shift; /* a key's first slot: its hash's top bits, 64 - shift of them */
     /* Keys, each a length byte and the bytes, in chunks that never move: an offset
      * is chunk * CHUNK + place. Chunks waste less than one doubling buffer. */
     uint8_t *chunks[MEMORY_CAP / CHUNK];
@@ -529,7 +530,12 @@ static uint64_t hash_key(const uint8_t *k, size_t n) {
     return h ^ (h >> 32);
 }
 
-#define OFFSET_MASK (((uint64_t)1 << 40) - 1)
+/* Offsets stay below the memory cap (1 GiB), so 31 bits hold them; the slot keeps the
+ * top 33 bits of the hash, and since a key's first slot is read from the top bits,
+ * growing the table never has to hash a key again. */
+#define OFFSET_BITS 31
+#define OFFSET_MASK (((uint64_t)1 << OFFSET_BITS) - 1)
+_Static_assert(MEMORY_CAP < ((size_t)1 << OFFSET_BITS), "a key offset + 1 fits in its bits");
 
 static const uint8_t *key_at(const Ctx *cx, uint64_t e) {
     uint64_t off = (e & OFFSET_MASK) - 1;
@@ -542,11 +548,11 @@ static int table_grow(Ctx *cx) {
     uint64_t *slots = calloc(fresh, sizeof(uint64_t));
     if (!slots) return 0;
     cx->memory += fresh * sizeof(uint64_t);
+    int shift = cx->shift - 1;
     for (size_t i = 0; i < size; i++) {
         uint64_t e = cx->slots[i];
         if (!e) continue;
-        const uint8_t *k = key_at(cx, e);
-        size_t j = hash_key(k + 1, k[0]) & (fresh - 1);
+        size_t j = (size_t)(e >> shift); /* the hash's top bits, kept in the slot */
         while (slots[j]) j = (j + 1) & (fresh - 1);
         slots[j] = e;
     }
@@ -554,15 +560,16 @@ static int table_grow(Ctx *cx) {
     cx->memory -= size * sizeof(uint64_t);
     cx->slots = slots;
     cx->mask = fresh - 1;
+    cx->shift = shift;
     return 1;
 }
 
 static int table_has(const Ctx *cx, const uint8_t *key, size_t n) {
-    uint64_t h = hash_key(key, n), tag = h >> 40;
-    for (size_t j = h & cx->mask;; j = (j + 1) & cx->mask) {
+    uint64_t h = hash_key(key, n), tag = h >> OFFSET_BITS;
+    for (size_t j = (size_t)(h >> cx->shift);; j = (j + 1) & cx->mask) {
         uint64_t e = cx->slots[j];
         if (!e) return 0;
-        if ((e >> 40) == tag) {
+        if ((e >> OFFSET_BITS) == tag) {
             const uint8_t *k = key_at(cx, e);
             if (k[0] == n && memcmp(k + 1, key, n) == 0) return 1;
         }
@@ -572,12 +579,12 @@ static int table_has(const Ctx *cx, const uint8_t *key, size_t n) {
 /* Store the key: 1 if it is new, 0 if it was there (compared in full), -1 when the
  * memory cap is reached (the search then answers unknown: nothing is evicted). */
 static int table_add(Ctx *cx, const uint8_t *key, size_t n) {
-    uint64_t h = hash_key(key, n), tag = h >> 40;
-    size_t j = h & cx->mask;
+    uint64_t h = hash_key(key, n), tag = h >> OFFSET_BITS;
+    size_t j = (size_t)(h >> cx->shift);
     for (;;) {
         uint64_t e = cx->slots[j];
         if (!e) break;
-        if ((e >> 40) == tag) {
+        if ((e >> OFFSET_BITS) == tag) {
             const uint8_t *k = key_at(cx, e);
             if (k[0] == n && memcmp(k + 1, key, n) == 0) return 0;
         }
@@ -596,7 +603,7 @@ static int table_add(Ctx *cx, const uint8_t *key, size_t n) {
     at[0] = (uint8_t)n;
     memcpy(at + 1, key, n);
     cx->alen += n + 1;
-    cx->slots[j] = tag << 40 | (uint64_t)(off + 1);
+    cx->slots[j] = tag << OFFSET_BITS | (uint64_t)(off + 1);
     cx->used++;
     if (cx->used * 2 > cx->mask && !table_grow(cx)) return -1;
     return 1;
@@ -916,6 +923,7 @@ static Verdict search(Ctx *cx, const State *start, Moves *out) {
 /* A fresh table and stacks for one phase of the search. */
 static int begin(Ctx *cx) {
     cx->mask = ((size_t)1 << 16) - 1;
+    cx->shift = 64 - 16;
     cx->slots = calloc(cx->mask + 1, sizeof(uint64_t));
     cx->memory = cx->slots ? (cx->mask + 1) * sizeof(uint64_t) : 0;
     cx->used = cx->alen = cx->depth = cx->ncand = 0;
