@@ -268,7 +268,7 @@ class Rules:
 
     def foundation_cards(self, pos: Position) -> int:
         """Cards on the foundations (Spider: in the runs lifted off)."""
-        return sum(len(pile) for pile in pos.foundations)
+        return sum(map(len, pos.foundations))
 
     def is_won(self, pos: Position) -> bool:
         """All cards on the foundations."""

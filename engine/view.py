@@ -9,20 +9,37 @@ targets without knowing the rules (design.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.cards import CODES, SUIT, SUIT_LETTERS
 from engine.moves import named
+from engine.position import Column, Pile, Position
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 
-def player_view(game: Game) -> dict[str, object]:
-    """The view of ``game`` for its player."""
+class Shown(NamedTuple):
+    """The piles a view showed and their entries, for the next view to reuse.
+
+    A move changes one or two piles; the others are the very same tuples in the next
+    position, so their entries (shared between views, never changed) are taken over
+    instead of built again. On a busy server the view is the costliest part of a
+    move's reply (docs/performance.md), and the piles are most of it.
+    """
+
+    tableau: tuple[Column, ...]
+    down: tuple[int, ...]
+    columns: list[dict[str, object]]
+    foundations: tuple[Pile, ...]
+    piles: list[dict[str, object]]
+
+
+def player_view(game: Game, last: Shown | None = None) -> tuple[dict[str, object], Shown]:
+    """The view of ``game`` for its player, reusing the unchanged piles of ``last``
+    (the view before, if any); also what this view showed, for the next one."""
     rules = game.rules
     pos = game.position
-    fixed = SUIT_LETTERS if rules.suited_foundations else (None,) * len(pos.foundations)
     legal: dict[str, list[str]] = {}
     for move in game.legal_list():
         source, text = named(move)
@@ -32,27 +49,17 @@ def player_view(game: Game) -> dict[str, object]:
         else:
             group.append(text)
     outcome = game.outcome
+    columns = _columns(pos, last)
+    piles = _piles(pos, rules.suited_foundations, last)
     view: dict[str, object] = {
         "variant": game.variant,
         "seed": game.seed,
         "deal_code": game.deal_code,
         "options": game.options,
-        "tableau": [
-            {"down": down, "up": [CODES[c] for c in col[down:]]}
-            for col, down in zip(pos.tableau, pos.down, strict=True)
-        ],
+        "tableau": columns,
         "stock": len(pos.stock) if rules.has_stock else None,
         "waste": None,
-        "foundations": [
-            {
-                # Klondike's foundations are fixed, ♣ ♦ ♥ ♠; the others take the
-                # suit of their Ace.
-                "suit": SUIT_LETTERS[SUIT[pile[0]]] if pile else fixed[index],
-                "cards": len(pile),
-                "top": CODES[pile[-1]] if pile else None,
-            }
-            for index, pile in enumerate(pos.foundations)
-        ],
+        "foundations": piles,
         "counters": game.counters,
         "outcome": outcome.termination.value if outcome else None,
         "can_finish": game.can_finish,
@@ -68,4 +75,39 @@ def player_view(game: Game) -> dict[str, object]:
     if rules.foundations == 8:
         view["runs_removed"] = len(pos.foundations)
         view["deals_left"] = -(-len(pos.stock) // rules.columns)
-    return view
+    return view, Shown(pos.tableau, pos.down, columns, pos.foundations, piles)
+
+
+def _columns(pos: Position, last: Shown | None) -> list[dict[str, object]]:
+    if last is None or len(last.tableau) != len(pos.tableau):
+        return [
+            {"down": down, "up": [CODES[c] for c in col[down:]]}
+            for col, down in zip(pos.tableau, pos.down, strict=True)
+        ]
+    return [
+        entry
+        if col is was and down == was_down
+        else {"down": down, "up": [CODES[c] for c in col[down:]]}
+        for col, down, was, was_down, entry in zip(
+            pos.tableau, pos.down, last.tableau, last.down, last.columns, strict=True
+        )
+    ]
+
+
+def _piles(pos: Position, suited: bool, last: Shown | None) -> list[dict[str, object]]:
+    # Klondike's foundations are fixed, ♣ ♦ ♥ ♠; the others take the suit of their Ace.
+    fixed = SUIT_LETTERS if suited else (None,) * len(pos.foundations)
+    same = last is not None and len(last.foundations) == len(pos.foundations)
+    piles: list[dict[str, object]] = []
+    for index, pile in enumerate(pos.foundations):
+        if same and last is not None and pile is last.foundations[index]:
+            piles.append(last.piles[index])
+            continue
+        piles.append(
+            {
+                "suit": SUIT_LETTERS[SUIT[pile[0]]] if pile else fixed[index],
+                "cards": len(pile),
+                "top": CODES[pile[-1]] if pile else None,
+            }
+        )
+    return piles

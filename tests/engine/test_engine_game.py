@@ -3,6 +3,8 @@ reader (rules.md "Cards"; design.md "engine/"; docs/positions.md)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from engine_tables import table, table_text
 
@@ -178,6 +180,32 @@ class TestView:
     def test_a_written_position_has_no_seed(self):
         view = table("yukon", {1: "*"}).view()
         assert view["seed"] is None and view["deal_code"] is None
+
+    @pytest.mark.parametrize("variant", sorted(VARIANTS))
+    def test_a_view_built_on_the_last_one_equals_one_built_afresh(self, variant):
+        # Each view reuses the entries of the piles the move left alone: along random
+        # play (undo included) it must still equal a view built from nothing, and the
+        # piles a move did not touch must be the very entries shown before.
+        rng = random.Random(variant)
+        game = new_game(variant, 11)
+        last = game.view()
+        for _ in range(150):
+            moves = game.legal_list()
+            if game.outcome is not None or not moves:
+                break
+            before = game.position
+            if game.actions and rng.random() < 0.1:
+                game.undo()
+            else:
+                game.play(rng.choice(moves).notation())
+            view = game.view()
+            assert view == game.copy().view()
+            for index, column in enumerate(game.position.tableau):
+                if column is before.tableau[index] and (
+                    game.position.down[index] == before.down[index]
+                ):
+                    assert view["tableau"][index] is last["tableau"][index]
+            last = view
 
 
 class TestPositionText:
