@@ -13,6 +13,11 @@ database and drives it from this process:
 3. Echo: a bare websockets echo server, driven the same way, for its round trips per
    second; the ratio of (2) to (3) is printed.
 
+Phases 2 and 3 alternate ``--rounds`` times (both servers stay up, their clients
+connected), and the median of the rounds' ratios is the figure: the machine's speed
+drifts by tens of percent within minutes, and measuring both sides next to each other,
+several times, keeps that drift out of the ratio.
+
 Usage: ``.venv/bin/python bench/load.py --players 1000 --rate 2 --duration 20``
 """
 
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -31,7 +37,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -324,8 +330,24 @@ def report(title: str, tally: Tally, elapsed: float, cpu: float) -> float:
     return rate
 
 
-async def run_server_load(args: argparse.Namespace, database_url: str) -> float:
-    port = free_port()
+@contextlib.contextmanager
+def subprocess_running(
+    name: str, command: list[str], env: dict[str, str] | None = None
+) -> Iterator[int]:
+    """Run ``command`` (its output to a log file) and yield its pid; stop it afterwards."""
+    log = Path(tempfile.gettempdir()) / f"solitaire-bench-{name}-{os.getpid()}.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=sink)
+    try:
+        yield process.pid
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+async def run(args: argparse.Namespace, database_url: str) -> None:
+    """Steady load, then saturation and echo in alternating rounds; print every figure."""
+    port, echo_port = free_port(), free_port()
     env = {
         **os.environ,
         "SOLITAIRE_DATABASE_URL": database_url,
@@ -334,19 +356,16 @@ async def run_server_load(args: argparse.Namespace, database_url: str) -> float:
         "SOLITAIRE_LOG_JSON": "1",
         "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",  # no deal solver competing for the CPU
     }
-    log = Path(tempfile.gettempdir()) / f"solitaire-bench-{port}.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=sink,
-            stderr=sink,
-        )
-    try:
+    server_command = [sys.executable, "-m", "server", "--port", str(port)]
+    echo_command = [sys.executable, "-c", ECHO_SERVER, str(echo_port)]
+    with (
+        subprocess_running("server", server_command, env) as server_pid,
+        subprocess_running("echo", echo_command) as echo_pid,
+    ):
         url = f"ws://127.0.0.1:{port}/"
         await wait_for_port(port)
-        stats = ProcessStats(process.pid)
+        await wait_for_port(echo_port)
+        stats = ProcessStats(server_pid)
         idle_rss = stats.rss_bytes()
         players = await seat_players(url, args.players, args.seed)
         connected_rss = stats.rss_bytes()
@@ -369,58 +388,55 @@ async def run_server_load(args: argparse.Namespace, database_url: str) -> float:
             await player.websocket.close()
 
         players = await seat_players(url, args.saturation_players, args.seed + 1)
-        drivers = [partial(flat_out, p) for p in players]
-        tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
-        saturated = report(
-            f"saturation: {args.saturation_players} players moving as fast as acknowledged",
-            tally,
-            elapsed,
-            cpu,
-        )
-        print(f"  commits             : {commit_figures(port)}")
-        for player in players:
-            await player.websocket.close()
-        return saturated
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
-async def run_echo(args: argparse.Namespace) -> float:
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, str(port)])
-    try:
-        await wait_for_port(port)
-        stats = ProcessStats(process.pid)
+        echo_stats = ProcessStats(echo_pid)
         sockets = [
-            await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
+            await connect(f"ws://127.0.0.1:{echo_port}/", max_queue=None, ping_interval=None)
             for _ in range(args.saturation_players)
         ]
-        payload = json.dumps({"type": "move", "id": 1, "game": 1, "text": "7>3", "move_id": "x"})
-
-        async def echo(websocket: ClientConnection, tally: Tally, stop: asyncio.Event) -> None:
-            while not stop.is_set():
-                started = time.perf_counter()
-                await websocket.send(payload)
-                await websocket.recv()
-                if tally.recording:
-                    tally.acks += 1
-                    tally.latencies.append(time.perf_counter() - started)
-
-        drivers: list[Driver] = [partial(echo, w) for w in sockets]
-        tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
-        rate = report(
-            f"echo: bare websockets echo server, {args.saturation_players} clients",
-            tally,
-            elapsed,
-            cpu,
-        )
-        for websocket in sockets:
+        ratios = []
+        for round_number in range(1, args.rounds + 1):
+            drivers = [partial(flat_out, p) for p in players]
+            tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+            saturated = report(
+                f"saturation, round {round_number}: {args.saturation_players} players moving "
+                "as fast as acknowledged",
+                tally,
+                elapsed,
+                cpu,
+            )
+            drivers = [partial(echo, w) for w in sockets]
+            tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, echo_stats)
+            echoed = report(
+                f"echo, round {round_number}: bare websockets echo server, "
+                f"{args.saturation_players} clients",
+                tally,
+                elapsed,
+                cpu,
+            )
+            ratios.append(saturated / echoed)
+            print(f"  ratio this round    : {ratios[-1]:.2f}")
+        print(f"commits: {commit_figures(port)}")
+        for websocket in [*(p.websocket for p in players), *sockets]:
             await websocket.close()
-        return rate
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    each = ", ".join(f"{ratio:.2f}" for ratio in ratios)
+    print(
+        "saturation ratio (our moves/s ÷ echo round trips/s): "
+        f"median {statistics.median(ratios):.2f} of {len(ratios)} rounds ({each})"
+    )
+
+
+ECHO_PAYLOAD = json.dumps({"type": "move", "id": 1, "game": 1, "text": "7>3", "move_id": "x"})
+
+
+async def echo(websocket: ClientConnection, tally: Tally, stop: asyncio.Event) -> None:
+    """Send a move-sized message and wait for it to come back, until stopped."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await websocket.send(ECHO_PAYLOAD)
+        await websocket.recv()
+        if tally.recording:
+            tally.acks += 1
+            tally.latencies.append(time.perf_counter() - started)
 
 
 async def wait_for_port(port: int) -> None:
@@ -444,6 +460,9 @@ async def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="alternating saturation and echo measurements"
+    )
     parser.add_argument("--database-url", help="PostgreSQL server (default: 127.0.0.1:5432)")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
@@ -452,9 +471,7 @@ async def main() -> None:
     )
     try:
         async with temporary_database(location.admin_url, prefix="solitaire_bench") as url:
-            saturated = await run_server_load(args, url)
-        echo = await run_echo(args)
-        print(f"saturation ratio (our moves/s ÷ echo round trips/s): {saturated / echo:.2f}")
+            await run(args, url)
     finally:
         if location.embedded is not None:
             location.embedded.stop()
