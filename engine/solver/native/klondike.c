@@ -290,6 +290,7 @@ static int finish_moves(Ctx *cx, State *s, Moves *out) {
 typedef struct {
     int8_t cover[NCARD], below[NCARD]; /* the card right on it, right beneath it; -1 */
     uint64_t t;      /* T */
+    uint64_t on;     /* on the tableau */
     uint64_t up;     /* uncovered: no cover, or its cover is out of T; off the tableau */
     uint64_t down;   /* face down */
     uint64_t free;   /* out of T and uncovered (off the tableau: always) */
@@ -307,11 +308,22 @@ static inline __attribute__((always_inline)) int exit_open(const Lock *L, int d)
     int r = rank_of(d);
     int uncovered = (L->up & BIT(d)) != 0;
     if ((L->down & BIT(d)) && !uncovered) return 0; /* it turns up only then */
-    /* onto a card P it fits: P off the tableau (a foundation or the talon: it may
-     * come), P a top now, or P's cover can be lifted; all three are "uncovered" */
+    /* onto a card P it fits: P a top now, or P's cover can be lifted (both
+     * "uncovered"); or P in the talon or on a foundation that can come to the
+     * tableau: a King once a column can empty, any other card onto a card it fits
+     * that is uncovered or off the tableau itself (counted free) */
     if (r < 13) {
-        const int *opp = OPPOSITE[suit_of(d)];
-        if (L->up & (BIT(opp[0] * 13 + r) | BIT(opp[1] * 13 + r))) return 1;
+        int s = suit_of(d);
+        const int *opp = OPPOSITE[s];
+        uint64_t parents = BIT(opp[0] * 13 + r) | BIT(opp[1] * 13 + r);
+        if (L->up & parents & L->on) return 1;
+        if (parents & ~L->on) {
+            if (r + 1 == 13) {
+                if (L->empty_col) return 1;
+            } else if (L->up & (BIT(s * 13 + r + 1) | BIT(PARTNER[s] * 13 + r + 1))) {
+                return 1;
+            }
+        }
     } else if (L->below[d] >= 0 && L->empty_col) {
         /* a King into an empty column; at the bottom already it would only rename
          * its column */
@@ -395,19 +407,20 @@ static int locked(const State *s, const uint8_t *hint, int nhint, uint8_t *order
     L.order = order;
     L.norder = 0;
     memset(L.below, -1, sizeof L.below);
-    L.t = L.down = 0;
+    L.on = L.down = 0;
     L.left = L.empty_col = 0;
     for (int i = 0; i < NCOL; i++) {
         L.empty_col |= !s->len[i];
         for (int p = 0; p < s->len[i]; p++) {
             int c = s->col[i][p];
-            L.t |= BIT(c);
+            L.on |= BIT(c);
             L.below[c] = (int8_t)(p ? s->col[i][p - 1] : -1);
             if (p < s->down[i]) L.down |= BIT(c);
         }
         L.left += s->len[i];
     }
     /* uncovered: off the tableau, or a column's top */
+    L.t = L.on;
     L.up = L.free = ~L.t;
     for (int i = 0; i < NCOL; i++)
         if (s->len[i]) L.up |= BIT(s->col[i][s->len[i] - 1]);
@@ -905,13 +918,7 @@ static Verdict search(Ctx *cx, const State *start, Moves *out) {
         cx->depth++;
         if (cx->nodes >= cx->max_nodes) return UNKNOWN;
         if (cx->nodes % CLOCK_EVERY == 0 && now() > cx->deadline) return UNKNOWN;
-        if (!cx->use_locked) {
-        } else if (cx->cands[f->next - 1].dst == FOUNDATION) {
-            /* Rule 9: a card sent home frees every card it could have held back, so
-             * the parent (not locked) still passes; its order still works here. */
-            c->nlift = f->nlift;
-            memcpy(c->lift, f->lift, f->nlift);
-        } else if (locked(&c->st, f->lift, f->nlift, c->lift, &c->nlift)) {
+        if (cx->use_locked && locked(&c->st, f->lift, f->nlift, c->lift, &c->nlift)) {
             cx->depth--; /* rule 9: lost, not expanded */
             continue;
         }
