@@ -72,6 +72,7 @@ typedef struct {
     size_t mem;
     int stop;        /* 1 budget, 2 memory */
     int many_suits;  /* the cards left hold more than one suit */
+    int stock_card;  /* the beam's weight of a card left in the stock */
 } Ctx;
 
 static double now(void) {

@@ -91,9 +91,12 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
  * a link in rank only is worth nothing (it cannot move as one) and a card left in
  * the stock nothing either, so the beam deals only when nothing else improves;
  * with one suit the disorder over face-down cards is weighed like any other and a
- * card left in the stock costs STOCK_CARD_ONE, so deals come early: measured on
- * 1-suit deals 0..19 (10 s each) 2 → 12, 5 → 17, 10 → 18, 20 → 20 of 20 won, and
- * 54 of 60 with 20. Every weight may be overridden with -D for tuning. */
+ * card left in the stock costs x->stock_card, so deals come early. No single weight
+ * suits every 1-suit deal: 20 a card wins most deals soonest, but deals everything
+ * in the first twenty moves and then often walks into a corner; 5 or 10 keep the
+ * stock longer and win many of those. So each width runs one beam per weight of
+ * STOCK_ONE_WEIGHTS, in order (beam_phase). Every weight may be overridden with -D
+ * for tuning. */
 #ifndef W_EMPTY
 #define W_EMPTY 60
 #endif
@@ -121,15 +124,16 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
 #ifndef W_BLOCK_ONE /* one suit */
 #define W_BLOCK_ONE 0
 #endif
-#ifndef STOCK_CARD_ONE
-#define STOCK_CARD_ONE 20
+#ifndef STOCK_ONE_WEIGHTS
+#define STOCK_ONE_WEIGHTS 20, 5, 10
 #endif
+static const int stock_one[] = {STOCK_ONE_WEIGHTS};
 
 static int evaluate(const Ctx *x, const State *st) {
     const int w_rank = x->many_suits ? W_RANK : 0; /* one suit: every rank link is suited */
     const int w_block = x->many_suits ? W_BLOCK : W_BLOCK_ONE;
     int score = st->lifted * (12 * W_SUITED + 160) -
-                (x->many_suits ? STOCK_CARD : STOCK_CARD_ONE) * st->stock;
+                x->stock_card * st->stock;
     for (int i = 0; i < NCOL; i++) {
         int n = st->len[i], d = st->down[i];
         if (!n) {
@@ -306,7 +310,7 @@ static BeamEnd probe(Ctx *x, const History *hist, const Layer *layer, size_t wid
  * position for want of room, so a wider beam would search the same. */
 static BeamEnd beam(Ctx *x, size_t width, Path *path) {
     BeamEnd end = BEAM_STOPPED;
-    HashSet seen = {0};
+    HashSet seen = {0}, twins = {0};
     Layer cur = {0}, next = {0};
     History hist = {0};
     Cand *heap = NULL;
@@ -315,10 +319,14 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
     State st;
     Move moves[MAXMOVES];
     uint8_t key[KEYMAX];
-    seen.cap = 1024;
-    seen.slot = calloc(seen.cap, sizeof(uint64_t));
-    if (!seen.slot) goto out;
-    x->mem += seen.cap * sizeof(uint64_t);
+    seen.slot = calloc(1024, sizeof(uint64_t));
+    twins.slot = calloc(1024, sizeof(uint64_t));
+    if (!seen.slot || !twins.slot) {
+        x->stop = 2;
+        goto out;
+    }
+    seen.cap = twins.cap = 1024;
+    x->mem += (seen.cap + twins.cap) * sizeof(uint64_t);
     heap = grow(x, heap, &hcap, width, sizeof(Cand));
     if (!heap) goto out;
     if (hs_add(x, &seen, hash_bytes(key, pack_key(&x->root, key))) < 0) goto out;
@@ -326,6 +334,8 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
     for (;;) {
         hn = 0;
         uint32_t seq = 0;
+        memset(twins.slot, 0, twins.cap * sizeof(uint64_t));
+        twins.used = 0;
         for (size_t p = 0; p < cur.n; p++) {
             const uint8_t *entry = cur.bytes + cur.off[p];
             int32_t was;
@@ -337,7 +347,10 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
                 Undo u;
                 apply_move(x, &st, moves[k], &u);
                 uint64_t h = hash_bytes(key, pack_key(&st, key));
-                if (!hs_has(&seen, h)) {
+                /* A position already among this layer's candidates is not
+                 * taken twice (Spider transposes a lot: two moves in either
+                 * order), so `width` places hold `width` positions. */
+                if (!hs_has(&seen, h) && !hs_has(&twins, h)) {
                     if (is_won(&st)) {
                         end = read_back(x, &hist, hist.depth, (uint32_t)p, path) &&
                                       path_push(x, path, moves[k])
@@ -364,11 +377,13 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
                     if (hn < width) {
                         heap[hn] = c;
                         heap_up(heap, hn++);
+                        if (hs_add(x, &twins, h) < 0) goto out;
                     } else {
                         dropped = 1;
                         if (worse(&heap[0], &c)) {
                             heap[0] = c;
                             heap_down(heap, hn, 0);
+                            if (hs_add(x, &twins, h) < 0) goto out;
                         }
                     }
                 }
@@ -405,10 +420,11 @@ static BeamEnd beam(Ctx *x, size_t width, Path *path) {
         next = t;
     }
 out:
-    x->mem -= seen.cap * sizeof(uint64_t) + hcap * sizeof(Cand) + cur.bcap + next.bcap +
-              (cur.ocap + next.ocap + hist.scap) * sizeof(size_t) +
+    x->mem -= (seen.cap + twins.cap) * sizeof(uint64_t) + hcap * sizeof(Cand) + cur.bcap +
+              next.bcap + (cur.ocap + next.ocap + hist.scap) * sizeof(size_t) +
               hist.pcap * sizeof(uint32_t) + hist.mcap * sizeof(Move);
     free(seen.slot);
+    free(twins.slot);
     free(heap);
     free(cur.bytes);
     free(cur.off);
@@ -420,11 +436,17 @@ out:
     return end;
 }
 
-/* Beams of width 64, 256, 1024, ... until a win, the phase's budget, or a beam
- * that dropped nothing. True for a win (then `path` holds it). */
+/* Beams of width 64, 256, 1024, ... (with one suit one per weight of a stock card
+ * at each width) until a win, the phase's budget, or a beam that dropped nothing.
+ * True for a win (then `path` holds it). */
 static int beam_phase(Ctx *x, Path *path) {
+    const int weights = x->many_suits ? 1 : (int)(sizeof stock_one / sizeof stock_one[0]);
     for (size_t width = BEAM_FIRST;; width *= BEAM_GROWTH) {
-        BeamEnd end = beam(x, width, path);
+        BeamEnd end = BEAM_FAILED;
+        for (int w = 0; w < weights && end == BEAM_FAILED; w++) {
+            x->stock_card = x->many_suits ? STOCK_CARD : stock_one[w];
+            end = beam(x, width, path);
+        }
         if (end == BEAM_WON) return 1;
         if (end != BEAM_FAILED) return 0;
     }
