@@ -301,6 +301,19 @@ typedef struct {
     int norder;
 } Lock;
 
+/* Whether a card of rank r and of the other colour than suit s, in the talon or on
+ * a foundation, can come to the tableau: a King once a column can empty, another
+ * card onto a card it fits (rank r + 1, the colour of s) that is uncovered, or that
+ * is off the tableau and can come itself. Each step is one rank up, so it ends. */
+static int comes(const Lock *L, int r, int s) {
+    for (;; r++, s = OPPOSITE[s][0]) {
+        if (r == 13) return L->empty_col;
+        uint64_t q = BIT(s * 13 + r) | BIT(PARTNER[s] * 13 + r); /* rank r + 1 */
+        if (L->up & q & L->on) return 1;
+        if (!(q & ~L->on)) return 0;
+    }
+}
+
 /* Whether card d of T has an exit that the current T does not block. Exits only open
  * as T shrinks, so taking d out of T whenever this holds, in any order, ends at the
  * same fixed point once no card of T has one. */
@@ -310,20 +323,13 @@ static inline __attribute__((always_inline)) int exit_open(const Lock *L, int d)
     if ((L->down & BIT(d)) && !uncovered) return 0; /* it turns up only then */
     /* onto a card P it fits: P a top now, or P's cover can be lifted (both
      * "uncovered"); or P in the talon or on a foundation that can come to the
-     * tableau: a King once a column can empty, any other card onto a card it fits
-     * that is uncovered or off the tableau itself (counted free) */
+     * tableau (comes) */
     if (r < 13) {
         int s = suit_of(d);
         const int *opp = OPPOSITE[s];
         uint64_t parents = BIT(opp[0] * 13 + r) | BIT(opp[1] * 13 + r);
         if (L->up & parents & L->on) return 1;
-        if (parents & ~L->on) {
-            if (r + 1 == 13) {
-                if (L->empty_col) return 1;
-            } else if (L->up & (BIT(s * 13 + r + 1) | BIT(PARTNER[s] * 13 + r + 1))) {
-                return 1;
-            }
-        }
+        if ((parents & ~L->on) && comes(L, r + 1, s)) return 1;
     } else if (L->below[d] >= 0 && L->empty_col) {
         /* a King into an empty column; at the bottom already it would only rename
          * its column */
