@@ -93,8 +93,8 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
  * with one suit the disorder over face-down cards is weighed like any other and a
  * card left in the stock costs x->stock_card, so deals come early. No single weight
  * suits every 1-suit deal: 20 a card wins most deals soonest, but deals everything
- * in the first twenty moves and then often walks into a corner; 5 or 10 keep the
- * stock longer and win many of those. So each width runs one beam per weight of
+ * in the first twenty moves and then often walks into a corner; 5, 10 or 2 keep
+ * the stock longer and win many of those. So each width runs one beam per weight of
  * STOCK_ONE_WEIGHTS, in order (beam_phase). Every weight may be overridden with -D
  * for tuning. */
 #ifndef W_EMPTY
@@ -125,7 +125,7 @@ static int hs_add(Ctx *x, HashSet *h, uint64_t v) {
 #define W_BLOCK_ONE 0
 #endif
 #ifndef STOCK_ONE_WEIGHTS
-#define STOCK_ONE_WEIGHTS 20, 5, 10
+#define STOCK_ONE_WEIGHTS 20, 5, 10, 2
 #endif
 static const int stock_one[] = {STOCK_ONE_WEIGHTS};
 
