@@ -17,18 +17,15 @@ from engine.cards import KING, RANK, RED, Card
 from engine.klondike import Klondike
 from engine.moves import DRAW, FOUNDATION, WASTE, Move
 from engine.position import Position
-from engine.solver.search import Edge, Focus
+from engine.solver.search import Edge
 from engine.solver.tableau import (
     FROM_WASTE,
     HOME,
     Candidate,
     SafeHome,
-    column_focus,
     column_moves,
-    give_back_focus,
     give_back_moves,
     home_moves,
-    respects,
     safe_alternating,
     settle_columns,
     suited_heights,
@@ -102,17 +99,7 @@ class KlondikeDomain:
 
     # -- moves ----------------------------------------------------------------------
 
-    @staticmethod
-    def _focus(pos: Position, move: Move, auto: tuple[Move, ...]) -> Focus | None:
-        """The focus a move leaves; none once safe moves home followed it (they
-        can only have used the card it uncovered)."""
-        if auto or move.target < 0:
-            return None
-        if move.source >= 0:
-            return column_focus(pos, move)
-        return give_back_focus(pos, move)
-
-    def edges(self, pos: Position, banned: Move | None, focus: Focus | None) -> Iterator[Edge]:
+    def edges(self, pos: Position, banned: Move | None) -> Iterator[Edge]:
         """Candidates are ranked first and played only when the search gets to
         them: most of them never are once a win turns up."""
         rules = self.rules
@@ -123,19 +110,17 @@ class KlondikeDomain:
         column_moves(rules, pos, by_key, empty, _in_order, candidates)
         give_back_moves(rules, pos, heights, self.safe, by_key, empty, candidates)
         ranked: list[tuple[float, Move, Reach | None]] = [
-            (priority, move, None)
-            for priority, move in candidates
-            if move != banned and (focus is None or respects(pos, move, focus))
+            (priority, move, None) for priority, move in candidates if move != banned
         ]
-        self._talon_candidates(pos, by_key, empty, focus, ranked)
+        self._talon_candidates(pos, by_key, empty, ranked)
         ranked.sort(key=lambda item: -item[0])
         talon = pos.waste + pos.stock[::-1]
         for _, move, reach in ranked:
             if reach is None:
                 auto, settled = self.settle(rules.apply(pos, move))
-                # No banned reverse here: the reverse would leave a focus of its
-                # own, a different node of the search than the one it came from.
-                yield Edge((move, *auto), settled, None, self._focus(pos, move, auto))
+                # No banned reverse: it leads back to the position it came from,
+                # which the table holds.
+                yield Edge((move, *auto), settled)
                 continue
             pointer, draws, redeals, fan = reach
             drawn = pos
@@ -148,23 +133,13 @@ class KlondikeDomain:
                     moves=pos.moves + draws,
                 )
             auto, settled = self.settle(rules.apply(drawn, move))
-            # Draw 1 without a pass limit: the card could have waited in the talon
-            # until it is used, so the next move must use it.
-            later = self.free_talon and move.target >= 0 and not auto
-            card = talon[pointer - 1]
-            yield Edge(
-                ((DRAW,) * draws) + (move, *auto),
-                settled,
-                None,
-                (card, -1, -1) if later else None,
-            )
+            yield Edge(((DRAW,) * draws) + (move, *auto), settled)
 
     def _talon_candidates(
         self,
         pos: Position,
         by_key: dict[int, list[int]],
         empty: int,
-        focus: Focus | None,
         ranked: list[tuple[float, Move, Reach | None]],
     ) -> None:
         """One macro move for each talon card cycling can bring up and each place
@@ -183,13 +158,6 @@ class KlondikeDomain:
             if empty >= 0 and RANK[card] == KING:
                 places.append(empty)
             for place in places:
-                if focus is not None and place != FOUNDATION:
-                    # Only a card put on the focus card can use it.
-                    top = pos.tableau[place]
-                    if not top or top[-1] != focus[0]:
-                        continue
-                elif focus is not None:
-                    continue
                 priority = FROM_WASTE + (HOME - FROM_WASTE) * (place == FOUNDATION) - draws / 100
                 ranked.append((priority, Move(WASTE, place, 1), reach))
 

@@ -61,19 +61,14 @@ class SolveResult:
         return " ".join(move.notation() for move in self.moves)
 
 
-Focus = tuple[int, int, int]
-
-
 class Edge(NamedTuple):
     """One step of the search: the engine moves it stands for (a stock macro and
-    the automatic moves after it included), the position it leads to, a move not
-    worth trying next because it would only take this one back, and the focus the
-    next move must respect (docs/solver.md, "Postponed moves")."""
+    the automatic moves after it included), the position it leads to, and a move not
+    worth trying next because it would only take this one back."""
 
     moves: tuple[Move, ...]
     child: Position
     banned: Move | None = None
-    focus: Focus | None = None
 
 
 class Domain(Protocol):
@@ -88,9 +83,8 @@ class Domain(Protocol):
     def key(self, pos: Position) -> Hashable:
         """A key equal for positions with the same future (exact, not a hash)."""
 
-    def edges(self, pos: Position, banned: Move | None, focus: Focus | None) -> Iterator[Edge]:
-        """The moves worth trying from a settled position, most promising first;
-        with a focus, only moves that respect it."""
+    def edges(self, pos: Position, banned: Move | None) -> Iterator[Edge]:
+        """The moves worth trying from a settled position, most promising first."""
 
     def finish(self, pos: Position) -> tuple[Move, ...] | None:
         """The moves that surely win from ``pos`` without search, or ``None``."""
@@ -110,13 +104,12 @@ def search(
     done = domain.finish(pos)
     if done is not None:
         return SolveResult(Verdict.WON, opening + done, nodes, clock() - began)
-    seen: set[Hashable] = {(domain.key(pos), None)}
-    stack: list[Iterator[Edge]] = [domain.edges(pos, None, None)]
+    seen: set[Hashable] = {domain.key(pos)}
+    stack: list[Iterator[Edge]] = [domain.edges(pos, None)]
     path: list[tuple[Move, ...]] = []
     while stack:
-        for moves, child, banned, focus in stack[-1]:
-            # A focus narrows the moves allowed next, so it is part of the key.
-            key = (domain.key(child), focus)
+        for moves, child, banned in stack[-1]:
+            key = domain.key(child)
             if key in seen:
                 continue
             seen.add(key)
@@ -128,7 +121,7 @@ def search(
             if nodes >= max_nodes or (nodes % _CLOCK_EVERY == 0 and clock() - began > max_seconds):
                 return SolveResult(Verdict.UNKNOWN, (), nodes, clock() - began)
             path.append(moves)
-            stack.append(domain.edges(child, banned, focus))
+            stack.append(domain.edges(child, banned))
             break
         else:
             stack.pop()

@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterator
 from engine.cards import KING, RANK, SUIT
 from engine.moves import DRAW, Move
 from engine.position import Position
-from engine.solver.search import Edge, Focus
+from engine.solver.search import Edge
 from engine.solver.tableau import BUILD, EMPTY_COLUMN, SWAP, TURN_UP, Candidate
 from engine.spider import Spider
 
@@ -44,7 +44,7 @@ class SpiderDomain:
     def finish(self, pos: Position) -> tuple[Move, ...] | None:
         return () if self.rules.is_won(pos) else None
 
-    def edges(self, pos: Position, banned: Move | None, focus: Focus | None) -> Iterator[Edge]:
+    def edges(self, pos: Position, banned: Move | None) -> Iterator[Edge]:
         """Candidates are ranked first and played only when the search gets to them."""
         rules = self.rules
         candidates = self._column_moves(pos)

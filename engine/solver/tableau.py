@@ -16,13 +16,10 @@ from engine.cards import RANK, SUIT, Card
 from engine.moves import (
     FOUNDATION,
     Move,
-    foundation_index,
     foundation_source,
-    is_foundation_source,
 )
 from engine.position import Pile, Position
 from engine.rules import Rules
-from engine.solver.search import Focus
 
 # Priorities for move ordering: higher is tried first. Ordering never prunes.
 HOME = 6.0
@@ -215,45 +212,3 @@ def reverse(move: Move, pos: Position, rules: Rules) -> Move | None:
     if target >= 0 and source != -1:
         return Move(target, FOUNDATION, 1)
     return None
-
-
-def column_focus(pos: Position, move: Move) -> Focus | None:
-    """The focus a column move leaves when it uncovers a face-up card ``z`` (no
-    turn-up, no empty column): the next move must use ``z`` or the card ``t`` it
-    covered (docs/solver.md, "Postponed moves"). ``None`` for other moves."""
-    source, target, count = move
-    col = pos.tableau[source]
-    rest = len(col) - count
-    if rest <= pos.down[source]:
-        return None
-    covered = pos.tableau[target]
-    return col[rest - 1], covered[-1] if covered else -1, -1
-
-
-def give_back_focus(pos: Position, move: Move) -> Focus:
-    """The focus a card back from a foundation leaves: the next move must put a
-    card on it, move the stack it joined, or bring back the card beneath it."""
-    pile = pos.foundations[foundation_index(move.source)]
-    covered = pos.tableau[move.target]
-    return pile[-1], covered[-1] if covered else -1, pile[-2] if len(pile) > 1 else -1
-
-
-def respects(pos: Position, move: Move, focus: Focus) -> bool:
-    """Whether ``move`` uses the focus ``(z, t, g)``: it moves a stack holding ``z``
-    or ``t``, puts a card on ``z``, or brings ``g`` back from its foundation."""
-    z, t, g = focus
-    source, target, count = move
-    tableau = pos.tableau
-    if target >= 0 and tableau[target] and tableau[target][-1] == z:
-        return True
-    if source >= 0:
-        moved = tableau[source][-count:]
-        if z in moved:
-            return True
-        # Moving again just the stack that covered t uses neither: it could
-        # have gone to its new place in one move, and it is not generated.
-        return t in moved
-    if is_foundation_source(source):
-        pile = pos.foundations[foundation_index(source)]
-        return bool(pile) and pile[-1] == g
-    return False

@@ -12,14 +12,13 @@ from collections.abc import Hashable, Iterator
 
 from engine.moves import Move
 from engine.position import Position
-from engine.solver.search import Edge, Focus
+from engine.solver.search import Edge
 from engine.solver.tableau import (
     Candidate,
     SafeHome,
     column_moves,
     give_back_moves,
     home_moves,
-    respects,
     reverse,
     safe_alternating,
     safe_king,
@@ -65,11 +64,8 @@ class YukonDomain:
             return tuple(self.rules.finishing_moves(pos))
         return None
 
-    def edges(self, pos: Position, banned: Move | None, focus: Focus | None) -> Iterator[Edge]:
-        """Candidates are ranked first and played only when the search gets to them.
-
-        No focus here: it is as sound as in Klondike, but with stacks of any order
-        the moves it postpones are the very ones that find wins early."""
+    def edges(self, pos: Position, banned: Move | None) -> Iterator[Edge]:
+        """Candidates are ranked first and played only when the search gets to them."""
         rules = self.rules
         by_key, empty = targets(rules, pos)
         heights = unsuited_heights(pos.foundations)
@@ -79,7 +75,7 @@ class YukonDomain:
         give_back_moves(rules, pos, heights, self.safe, by_key, empty, candidates)
         candidates.sort(key=lambda item: -item[0])
         for _, move in candidates:
-            if move == banned or (focus is not None and not respects(pos, move, focus)):
+            if move == banned:
                 continue
             auto, settled = self.settle(rules.apply(pos, move))
             back = None if auto else reverse(move, pos, rules)

@@ -29,7 +29,7 @@ from engine.position import Position
 from engine.position_text import parse_position
 from engine.rules import Rules
 from engine.solver import SolveResult, Verdict, domain_for, solve
-from engine.solver.search import Edge, Focus, search
+from engine.solver.search import Edge, search
 from engine.solver.tableau import safe_alternating
 from engine.variants import VARIANTS, rules_for
 
@@ -85,9 +85,9 @@ class Unpruned:
     def finish(self, pos: Position) -> tuple[Move, ...] | None:
         return self.inner.finish(pos)
 
-    def edges(self, pos: Position, banned: Move | None, focus: Focus | None) -> Iterator[Edge]:
-        for edge in self.inner.edges(pos, None, None):
-            yield edge._replace(banned=None, focus=None)
+    def edges(self, pos: Position, banned: Move | None) -> Iterator[Edge]:
+        for edge in self.inner.edges(pos, None):
+            yield edge._replace(banned=None)
 
 
 def never_safe(heights: tuple[int, ...], c: Card) -> bool:
@@ -131,7 +131,7 @@ class TestEngineDefinesLegality:
         for seed in range(8):
             pos = random_position(rules, seed, steps=seed * 9)
             _, pos = domain.settle(pos)
-            for edge in domain.edges(pos, None, None):
+            for edge in domain.edges(pos, None):
                 assert same_table(replay(rules, pos, edge.moves), edge.child)
 
     @pytest.mark.parametrize("variant", ["klondike", "klondike-3", "yukon", "russian", "alaska"])
@@ -142,7 +142,7 @@ class TestEngineDefinesLegality:
         domain = domain_for(rules)
         for seed in range(6):
             _, pos = domain.settle(random_position(rules, seed, steps=20 + seed))
-            keys = {domain.key(edge.child) for edge in domain.edges(pos, None, None)}
+            keys = {domain.key(edge.child) for edge in domain.edges(pos, None)}
             for move in rules.legal_moves(pos):
                 if move.source == STOCK:
                     continue

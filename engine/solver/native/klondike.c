@@ -7,11 +7,10 @@
  * cited where it is applied. Only the representation differs: a position is a
  * small struct copied per node, a key is a packed byte string compared in full.
  * New here, each proven where it is applied and in docs/solver.md ("The compiled
- * Klondike search"): safe talon cards home in draw 1 without a pass limit, talon
- * cards postponed in the other rule sets (rule 6), a focused position skipped when
- * the same one without a focus is known (rule 7), positions with a card that can
- * never be lifted again left unexpanded as lost (rule 9), and a greedy first phase
- * whose only possible answer is a win.
+ * Klondike search"): safe talon cards home in draw 1 without a pass limit, positions
+ * with a card that can never be lifted again left unexpanded as lost (rule 9), and a
+ * greedy first phase whose only possible answer is a win; the greedy phase alone
+ * postpones moves (rules 5 to 7), the full search does not.
  *
  * Everything a call uses lives in one Ctx on its stack and in memory it frees
  * before returning, so nothing is shared between calls; the search runs without
@@ -631,10 +630,13 @@ static int table_add(Ctx *cx, const uint8_t *key, size_t n) {
 /* -- steps ------------------------------------------------------------------------- */
 
 /* The safe moves home after a step; a step followed by any leaves no focus (they
- * can only have used the card it uncovered). 0 when recording ran out of memory. */
+ * can only have used the card it uncovered). Only the greedy phase keeps a focus at
+ * all: rules 5 and 6 are its heuristics there, and the full search, whose "lost"
+ * must rest on proven rules alone, searches every move (docs/solver.md, rule 5).
+ * 0 when recording ran out of memory. */
 static int settle_and_clear(Ctx *cx, State *s, uint8_t focus[3], Moves *out) {
     int played = settle(cx, s, out);
-    if (played > 0) focus[0] = focus[1] = focus[2] = NONE;
+    if (played > 0 || !cx->greedy) focus[0] = focus[1] = focus[2] = NONE;
     return played >= 0;
 }
 
