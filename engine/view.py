@@ -9,7 +9,7 @@ targets without knowing the rules (design.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.cards import CODES, SUIT, SUIT_LETTERS
 from engine.moves import named
@@ -35,6 +35,9 @@ class Shown(NamedTuple):
     piles: list[dict[str, object]]
 
 
+NOTHING_SHOWN: Final = Shown((), (), [], (), [])
+
+
 def player_view(game: Game, last: Shown | None = None) -> tuple[dict[str, object], Shown]:
     """The view of ``game`` for its player, reusing the unchanged piles of ``last``
     (the view before, if any); also what this view showed, for the next one."""
@@ -49,8 +52,9 @@ def player_view(game: Game, last: Shown | None = None) -> tuple[dict[str, object
         else:
             group.append(text)
     outcome = game.outcome
-    columns = _columns(pos, last)
-    piles = _piles(pos, rules.suited_foundations, last)
+    before = last if last is not None else NOTHING_SHOWN
+    columns = _columns(pos, before)
+    piles = _piles(pos, rules.suited_foundations, before)
     view: dict[str, object] = {
         "variant": game.variant,
         "seed": game.seed,
@@ -78,36 +82,25 @@ def player_view(game: Game, last: Shown | None = None) -> tuple[dict[str, object
     return view, Shown(pos.tableau, pos.down, columns, pos.foundations, piles)
 
 
-def _columns(pos: Position, last: Shown | None) -> list[dict[str, object]]:
-    if last is None or len(last.tableau) != len(pos.tableau):
-        return [
-            {"down": down, "up": [CODES[c] for c in col[down:]]}
-            for col, down in zip(pos.tableau, pos.down, strict=True)
-        ]
+def _columns(pos: Position, last: Shown) -> list[dict[str, object]]:
     return [
-        entry
-        if col is was and down == was_down
+        last.columns[i]
+        if i < len(last.tableau) and col is last.tableau[i] and down == last.down[i]
         else {"down": down, "up": [CODES[c] for c in col[down:]]}
-        for col, down, was, was_down, entry in zip(
-            pos.tableau, pos.down, last.tableau, last.down, last.columns, strict=True
-        )
+        for i, (col, down) in enumerate(zip(pos.tableau, pos.down, strict=True))
     ]
 
 
-def _piles(pos: Position, suited: bool, last: Shown | None) -> list[dict[str, object]]:
+def _piles(pos: Position, suited: bool, last: Shown) -> list[dict[str, object]]:
     # Klondike's foundations are fixed, ♣ ♦ ♥ ♠; the others take the suit of their Ace.
     fixed = SUIT_LETTERS if suited else (None,) * len(pos.foundations)
-    same = last is not None and len(last.foundations) == len(pos.foundations)
-    piles: list[dict[str, object]] = []
-    for index, pile in enumerate(pos.foundations):
-        if same and last is not None and pile is last.foundations[index]:
-            piles.append(last.piles[index])
-            continue
-        piles.append(
-            {
-                "suit": SUIT_LETTERS[SUIT[pile[0]]] if pile else fixed[index],
-                "cards": len(pile),
-                "top": CODES[pile[-1]] if pile else None,
-            }
-        )
-    return piles
+    return [
+        last.piles[i]
+        if i < len(last.foundations) and pile is last.foundations[i]
+        else {
+            "suit": SUIT_LETTERS[SUIT[pile[0]]] if pile else fixed[i],
+            "cards": len(pile),
+            "top": CODES[pile[-1]] if pile else None,
+        }
+        for i, pile in enumerate(pos.foundations)
+    ]
