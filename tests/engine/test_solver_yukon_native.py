@@ -10,6 +10,8 @@ answers the same.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Callable, Iterable
 
 import pytest
 from solver_positions import (
@@ -48,6 +50,23 @@ def compiled(rules: Rules, pos: Position, max_nodes: int) -> Verdict:
     return result.verdict
 
 
+def agreement(
+    positions: Iterable[Position],
+    reference: Callable[[Position], str],
+    checked: Callable[[Position], str],
+) -> Counter[str]:
+    """Each position the reference decides gets the same verdict from ``checked``; how
+    many of each verdict were compared."""
+    compared: Counter[str] = Counter()
+    for pos in positions:
+        expected = reference(pos)
+        if expected == "unknown":
+            continue
+        assert checked(pos) == expected
+        compared[expected] += 1
+    return compared
+
+
 class TestWins:
     @pytest.mark.parametrize("variant", VARIANTS)
     def test_deals_won_replay_to_a_won_position(self, variant: str) -> None:
@@ -74,30 +93,23 @@ class TestSameVerdictAsTheInterpretedSearch:
     def test_end_positions(self, variant: str) -> None:
         rules = rules_for(variant)
         rng = random.Random(11)
-        compared = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
         sizes, budget = ENDGAMES[variant]
-        for size in sizes:
-            for _ in range(20):
-                pos = random_endgame(rules, rng, size)
-                reference = solve_interpreted(rules, pos, budget, NO_TIME_LIMIT).verdict
-                if reference is Verdict.UNKNOWN:
-                    continue
-                assert compiled(rules, pos, 2_000_000) is reference
-                compared[reference] += 1
-        assert compared[Verdict.WON] >= 5 and compared[Verdict.UNWINNABLE] >= 3, compared
+        compared = agreement(
+            (random_endgame(rules, rng, size) for size in sizes for _ in range(20)),
+            lambda pos: solve_interpreted(rules, pos, budget, NO_TIME_LIMIT).verdict.value,
+            lambda pos: compiled(rules, pos, 2_000_000).value,
+        )
+        assert compared["won"] >= 5 and compared["unwinnable"] >= 3, compared
 
     @pytest.mark.parametrize("variant", VARIANTS)
     def test_positions_in_play(self, variant: str) -> None:
         rules = rules_for(variant)
-        compared = 0
-        for seed in range(24):
-            pos = random_position(rules, seed, steps=10 + seed * 4)
-            reference = solve_interpreted(rules, pos, 3_000, NO_TIME_LIMIT).verdict
-            if reference is Verdict.UNKNOWN:
-                continue
-            assert compiled(rules, pos, 2_000_000) is reference
-            compared += 1
-        assert compared >= 6
+        compared = agreement(
+            (random_position(rules, seed, steps=10 + seed * 4) for seed in range(24)),
+            lambda pos: solve_interpreted(rules, pos, 3_000, NO_TIME_LIMIT).verdict.value,
+            lambda pos: compiled(rules, pos, 2_000_000).value,
+        )
+        assert compared.total() >= 6
 
 
 def native_verdict(variant: str, pos: Position, nodes: int, **options: bool) -> str:
@@ -140,29 +152,22 @@ class TestLockedCards:
     def test_the_search_without_the_rule_agrees(self, variant: str) -> None:
         rules = rules_for(variant)
         rng = random.Random(23)
-        compared = {"won": 0, "unwinnable": 0}
-        for size in (20, 28, 36):
-            for _ in range(25):
-                pos = random_endgame(rules, rng, size)
-                plain = native_verdict(variant, pos, 300_000, locked=False, probes=False)
-                if plain == "unknown":
-                    continue
-                assert native_verdict(variant, pos, 3_000_000) == plain
-                compared[plain] += 1
+        compared = agreement(
+            (random_endgame(rules, rng, size) for size in (20, 28, 36) for _ in range(25)),
+            lambda pos: native_verdict(variant, pos, 300_000, locked=False, probes=False),
+            lambda pos: native_verdict(variant, pos, 3_000_000),
+        )
         assert compared["won"] >= 5 and compared["unwinnable"] >= 5, compared
 
     @pytest.mark.parametrize("variant", VARIANTS)
     def test_the_search_without_the_rule_agrees_in_play(self, variant: str) -> None:
         rules = rules_for(variant)
-        compared = 0
-        for seed in range(30):
-            pos = random_position(rules, seed, steps=30 + seed * 3)
-            plain = native_verdict(variant, pos, 200_000, locked=False, probes=False)
-            if plain == "unknown":
-                continue
-            assert native_verdict(variant, pos, 2_000_000) == plain
-            compared += 1
-        assert compared >= 5
+        compared = agreement(
+            (random_position(rules, seed, steps=30 + seed * 3) for seed in range(30)),
+            lambda pos: native_verdict(variant, pos, 200_000, locked=False, probes=False),
+            lambda pos: native_verdict(variant, pos, 2_000_000),
+        )
+        assert compared.total() >= 5
 
 
 class TestKnownPositions:
