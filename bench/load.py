@@ -78,28 +78,41 @@ def free_port() -> int:
 
 
 class ProcessStats:
-    """CPU seconds and resident memory of a process, from /proc."""
+    """CPU seconds and resident memory of a process and its children, from /proc.
+
+    The children (the worker processes of ``--processes``) are those running when
+    the stats are made.
+    """
 
     def __init__(self, pid: int) -> None:
-        self.pid = pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        self.pids = [pid, *map(int, children)]
         self.ticks = os.sysconf("SC_CLK_TCK")
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / self.ticks
+        total = 0
+        for pid in self.pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        return total / self.ticks
 
     def waiting_seconds(self) -> float:
-        """Seconds the process was ready to run but waited for a core (run queue)."""
+        """Seconds the processes were ready to run but waited for a core (run queue)."""
         try:
-            return int(Path(f"/proc/{self.pid}/schedstat").read_text().split()[1]) / 1e9
+            return sum(
+                int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+                for pid in self.pids
+            )
         except (OSError, IndexError, ValueError):  # no schedstats in this kernel
             return 0.0
 
     def rss_bytes(self) -> int:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
+        total = 0
+        for pid in self.pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        return total
 
 
 @dataclass
@@ -178,32 +191,42 @@ class Player:
 
 
 async def seat_players(url: str, count: int, seed: int) -> list[Player]:
-    """Connect ``count`` players and put them in started races of 8."""
+    """Connect ``count`` players and put them in started races of 8.
+
+    The first player of each race creates it; the others open the race's address
+    (``/races/<id>``), as a client does that wants to meet the race's players on one
+    server process when there are several.
+    """
     gate = asyncio.Semaphore(50)
     rng = random.Random(seed)
+    rngs = [random.Random(rng.random()) for _ in range(count)]
 
-    async def one(index: int) -> Player:
+    async def one(index: int, path: str = "") -> Player:
         async with gate:
-            websocket = await connect(url, max_queue=None, ping_interval=None)
-            player = Player(websocket, random.Random(rng.random()))
+            websocket = await connect(url + path, max_queue=None, ping_interval=None)
+            player = Player(websocket, rngs[index])
             await player.request("hello", name=f"p{index}")
             return player
 
-    players = await asyncio.gather(*(one(i) for i in range(count)))
-    for start in range(0, count, RACE_SIZE):
-        group = players[start : start + RACE_SIZE]
-        created = await group[0].request(
+    async def race(start: int) -> list[Player]:
+        host = await one(start)
+        created = await host.request(
             "create_race", variant="klondike", max_players=RACE_SIZE, countdown_s=0
         )
         race = created.race
         assert isinstance(race, dict), created
-        group[0].game = int(race["your_game"])
+        host.game = int(race["your_game"])
+        end = min(count, start + RACE_SIZE)
+        group = [host, *[await one(i, f"races/{race['race']}") for i in range(start + 1, end)]]
         for player in group[1:]:
             joined = await player.request("join_race", race=race["race"])
             assert isinstance(joined.race, dict), joined
             player.game = int(joined.race["your_game"])
-        await group[0].request("start_race", race=race["race"])
-    return players
+        await host.request("start_race", race=race["race"])
+        return group
+
+    groups = await asyncio.gather(*(race(start) for start in range(0, count, RACE_SIZE)))
+    return [player for group in groups for player in group]
 
 
 async def paced(player: Player, rate: float, tally: Tally, stop: asyncio.Event) -> None:
@@ -283,17 +306,21 @@ def postgres_cpu_seconds() -> float:
     return total / ticks
 
 
-def commit_figures(port: int) -> str:
-    """Mean group commit time and writes per commit, from the server's /metrics."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
-        metrics = dict(
-            line.rsplit(" ", 1)
-            for line in answer.read().decode().splitlines()
-            if line and not line.startswith("#")
-        )
-    count = float(metrics["solitaire_commit_seconds_count"]) or 1.0
-    mean_ms = float(metrics["solitaire_commit_seconds_sum"]) / count * 1000
-    writes = float(metrics["solitaire_commit_writes_total"]) / count
+def commit_figures(port: int, processes: int) -> str:
+    """Mean group commit time and writes per commit, from every process's /metrics."""
+    totals = dict.fromkeys(
+        ("solitaire_commit_seconds_count", "solitaire_commit_seconds_sum"), 0.0
+    ) | {"solitaire_commit_writes_total": 0.0}
+    for process in range(processes):
+        url = f"http://127.0.0.1:{port}/metrics?process={process}"
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            for line in answer.read().decode().splitlines():
+                name, _, value = line.rpartition(" ")
+                if name in totals:
+                    totals[name] += float(value)
+    count = totals["solitaire_commit_seconds_count"] or 1.0
+    mean_ms = totals["solitaire_commit_seconds_sum"] / count * 1000
+    writes = totals["solitaire_commit_writes_total"] / count
     return f"{mean_ms:.1f} ms per group commit, {writes:.1f} writes per commit (whole run)"
 
 
@@ -356,7 +383,10 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         "SOLITAIRE_LOG_JSON": "1",
         "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",  # no deal solver competing for the CPU
     }
-    server_command = [sys.executable, "-m", "server", "--port", str(port)]
+    server_command = [
+        *(sys.executable, "-m", "server", "--port", str(port)),
+        *("--processes", str(args.processes)),
+    ]
     echo_command = [sys.executable, "-c", ECHO_SERVER, str(echo_port)]
     with (
         subprocess_running("server", server_command, env) as server_pid,
@@ -415,7 +445,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
             )
             ratios.append(saturated / echoed)
             print(f"  ratio this round    : {ratios[-1]:.2f}")
-        print(f"commits: {commit_figures(port)}")
+        print(f"commits: {commit_figures(port, args.processes)}")
         for websocket in [*(p.websocket for p in players), *sockets]:
             await websocket.close()
     each = ", ".join(f"{ratio:.2f}" for ratio in ratios)
@@ -462,6 +492,9 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--rounds", type=int, default=3, help="alternating saturation and echo measurements"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes (solitaire serve --processes)"
     )
     parser.add_argument("--database-url", help="PostgreSQL server (default: 127.0.0.1:5432)")
     args = parser.parse_args()

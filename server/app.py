@@ -14,13 +14,17 @@ import asyncio
 import contextlib
 import gc
 import signal
+import socket
+from collections.abc import Coroutine
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
 from websockets.http11 import Request, Response
+from websockets.server import ServerProtocol
 
 from server.arena import Arena
 from server.commit import GroupCommitter
@@ -33,17 +37,20 @@ from server.identity import TokenSigner
 from server.logs import configure_logging
 from server.metrics import Metrics
 from server.migrations import migrate
+from server.routing import ALONE, Place
 from server.storage import Storage
 
 log = structlog.get_logger(__name__)
+T = TypeVar("T")
 
 
 class ArenaServer:
     """One running server on one database."""
 
-    def __init__(self, config: ServerConfig, database_url: str) -> None:
+    def __init__(self, config: ServerConfig, database_url: str, place: Place = ALONE) -> None:
         self.config = config
         self.database_url = database_url
+        self.place = place
         self.metrics = Metrics()
         self._pool: asyncpg.Pool | None = None
         self._server: Server | None = None
@@ -76,7 +83,9 @@ class ArenaServer:
             self.config.max_commit_batch,
             self.config.commits_in_flight,
         )
-        arena = self.arena = Arena(storage, self.committer, self.metrics, self.config)
+        arena = self.arena = Arena(
+            storage, self.committer, self.metrics, self.config, place=self.place
+        )
         self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
         fanout = Fanout(self.database_url, arena, self.committer.origin)
         await fanout.start()
@@ -111,6 +120,28 @@ class ArenaServer:
             database=redact(self.database_url),
             races_resumed=resumed,
         )
+
+    async def adopt(self, sock: socket.socket) -> None:
+        """Serve a connection the front process accepted (server/processes.py).
+
+        It joins this process's WebSocket server as if accepted here: the same
+        handshake, handler, limits and shutdown.
+        """
+        assert self._server is not None
+        server = self._server
+        config = self.config
+
+        def new_connection() -> ServerConnection:
+            deflate = enable_server_permessage_deflate(None) if config.compression else None
+            protocol = ServerProtocol(extensions=deflate, max_size=config.max_message_bytes)
+            return ServerConnection(
+                protocol,
+                server,
+                ping_interval=config.ping_interval,
+                ping_timeout=config.ping_timeout,
+            )
+
+        await asyncio.get_running_loop().connect_accepted_socket(new_connection, sock)
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the WebSocket port: /healthz and /metrics."""
@@ -188,6 +219,15 @@ def tune_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
+
+
+def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` on uvloop (libuv's event loop: about twice the messages per core)."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a dependency on Linux and macOS
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 async def run(config: ServerConfig) -> None:

@@ -33,6 +33,7 @@ from server.listings import Listings
 from server.metrics import Metrics
 from server.race import Race, Racer, RaceSettings, RaceState, commitment
 from server.rooms import RaceRoom
+from server.routing import ALONE, Place
 from server.solving import SolverHelp, SolverPool, winnable_race_seed
 from server.storage import (
     Statement,
@@ -99,8 +100,10 @@ class Arena:
         metrics: Metrics,
         config: ServerConfig,
         clock: Callable[[], int] = now_ms,
+        place: Place = ALONE,
     ) -> None:
         self.storage = storage
+        self.place = place
         self.committer = committer
         self.metrics = metrics
         self.config = config
@@ -173,8 +176,8 @@ class Arena:
         return room
 
     async def resume_open_races(self) -> int:
-        """Load every unfinished race after a start, so their clocks run again."""
-        race_ids = await self.storage.open_races()
+        """Load every unfinished race at home here after a start, so its clock runs again."""
+        race_ids = [r for r in await self.storage.open_races() if self.place.owns(r)]
         for race_id in race_ids:
             await self.room(race_id)
         return len(race_ids)
@@ -271,7 +274,7 @@ class Arena:
         settings = replace(settings, winnable="proven" if winnable else "unproven")
         salt = secrets.token_hex(16)
         race_id = await self.storage.create_race(
-            who.player_id, settings, seed, salt, commitment(seed, salt)
+            who.player_id, settings, seed, salt, commitment(seed, salt), self.place
         )
         race = Race(
             race_id,

@@ -19,6 +19,9 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = 8765
+    # Server processes behind the port (server/processes.py); each race is served by
+    # the one that created it.
+    processes: int = 1
     database_url: str | None = None
     data_dir: Path = DEFAULT_DATA_DIR
     # Service clients (the Discord bot) prove themselves with one of these tokens.
@@ -80,6 +83,7 @@ class ServerConfig:
 
 _ENV_TYPES = {
     "port": int,
+    "processes": int,
     "max_message_bytes": int,
     "rate_per_second": float,
     "rate_burst": int,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from collections.abc import Callable
 from typing import TypeAlias
 
@@ -29,6 +28,11 @@ def add_serve_parser(
         "--port", type=int, default=defaults.port, help="port (default: %(default)s)"
     )
     parser.add_argument(
+        "--processes",
+        type=int,
+        help="server processes behind the port, one per core (default: 1)",
+    )
+    parser.add_argument(
         "--service-token",
         action="append",
         dest="service_tokens",
@@ -45,11 +49,12 @@ def add_serve_parser(
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT; 0 after a clean shutdown."""
-    from server.app import run
+    from server.app import run, run_event_loop
 
     config = from_environment().with_overrides(
         host=args.host,
         port=args.port,
+        processes=args.processes,
         database_url=args.database_url,
         data_dir=args.data_dir,
         service_tokens=tuple(args.service_tokens) if args.service_tokens else None,
@@ -59,10 +64,9 @@ def run_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         log_json=args.log_json,
     )
-    try:
-        import uvloop  # libuv's event loop: about twice the messages per core
-    except ImportError:  # pragma: no cover - uvloop is a dependency on Linux and macOS
-        asyncio.run(run(config))
-    else:
-        uvloop.run(run(config))
+    if config.processes > 1:
+        from server.processes import run_processes
+
+        return run_processes(config)
+    run_event_loop(run(config))
     return 0

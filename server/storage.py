@@ -22,6 +22,7 @@ from server.commit import CHECKED
 from server.errors import UnavailableError
 from server.identity import Principal
 from server.race import RaceSettings, RaceState
+from server.routing import ALONE, Place
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -166,16 +167,32 @@ class Storage:
 
     @_guarded
     async def create_race(
-        self, creator_id: int, settings: RaceSettings, seed: int, salt: str, commitment: str
+        self,
+        creator_id: int,
+        settings: RaceSettings,
+        seed: int,
+        salt: str,
+        commitment: str,
+        place: Place = ALONE,
     ) -> int:
-        """Store a new race in its lobby; returns its id."""
+        """Store a new race in its lobby; returns its id, one whose home is ``place``.
+
+        The id is the first number the sequence hands out with ``id % count ==
+        index`` (the subquery stops at it), so each race is served by the process
+        that created it (server/routing.py).
+        """
         return int(
             await self.pool.fetchval(
                 """
-                insert into races (creator_id, variant, options, seed, salt, commitment,
+                insert into races (id, creator_id, variant, options, seed, salt, commitment,
                     max_players, start_mode, countdown_s, time_limit_s, allow_undo,
                     allow_hints, guild_id, context, require_winnable, solver_help, winnable)
-                values ($1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
+                values (
+                    (select id from (
+                        select nextval(pg_get_serial_sequence('races', 'id')) as id
+                        from generate_series(1, 1000)
+                    ) as numbers where id % $18 = $19 limit 1),
+                    $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
                     $15, $16, $17)
                 returning id
                 """,
@@ -196,6 +213,8 @@ class Storage:
                 settings.require_winnable,
                 settings.solver_help,
                 settings.winnable,
+                place.count,
+                place.index,
             )
         )
 

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 import signal
-import socket
-import subprocess
-import sys
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from arena_client import Client
-from websockets.asyncio.client import connect as ws_connect
+from server_process import free_port, open_client, server_process, wait_healthy
 
 import engine
 from server.config import ServerConfig
@@ -84,58 +75,6 @@ async def test_a_gap_too_old_gets_the_full_state(connect: Any) -> None:
     assert standings["Ann"]["moves"] == 6
     future = await bob.ok("resume", race=race, last_seq=reply["race"]["seq"] + 50)
     assert future["type"] == "race"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def server_process(database_url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``python -m server`` as its own process, logging JSON to ``log``."""
-    env = {
-        **os.environ,
-        "SOLITAIRE_DATABASE_URL": database_url,
-        "SOLITAIRE_LOG_JSON": "1",
-        "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",
-    }
-    with log.open("ab") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(port), "--rate-burst", "1000"],
-            cwd=ROOT,
-            env=env,
-            stdout=sink,
-            stderr=sink,
-        )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-
-
-async def wait_healthy(port: int) -> None:
-    def probe() -> bool:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-                return bool(answer.status == 200)
-        except OSError:
-            return False
-
-    for _ in range(200):
-        if await asyncio.to_thread(probe):
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the server did not come up")
-
-
-async def open_client(port: int, **hello: Any) -> Client:
-    client = Client(await ws_connect(f"ws://127.0.0.1:{port}/", max_queue=None))
-    client.welcome = await client.ok("hello", **hello)
-    return client
 
 
 async def test_killed_server_keeps_every_acknowledged_move(
