@@ -2,9 +2,18 @@
 
 A card is ``suit * 13 + rank - 1`` with suits in the order clubs, diamonds, hearts,
 spades and ranks Ace (1) to King (13). Spider's 104 cards repeat these faces, so two
-equal cards are interchangeable (rules.md, "Cards"). ``Card`` subclasses ``int`` so
-that the hot paths of move generation and the solver index plain lookup tables
-(``RANK``, ``SUIT``, ``RED``) instead of calling properties.
+equal cards are interchangeable (rules.md, "Cards"). The hot paths of move
+generation and the solver index plain lookup tables (``RANK``, ``SUIT``, ``RED``,
+``CODES``) with the number instead of calling properties.
+
+Positions hold the plain numbers; ``Card``, an ``int`` subclass that prints and
+parses itself, is for people (``parse_card``, ``CARDS``, ``str``). The reason is the
+garbage collector: an instance of a Python class is always tracked by it, and a
+tuple holding one stays tracked for good, while a tuple of plain ints is untracked
+the first time the collector sees it. With ``Card`` objects in the columns, every
+position ever kept for undo stayed in every collection, and a server holding
+thousands of long games paused for a second in each full one
+(docs/performance.md).
 """
 
 from __future__ import annotations

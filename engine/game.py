@@ -89,7 +89,12 @@ class Game:
         self.deal_code = deal_code(seed) if seed is not None else None
         self.start = start
         self.position = start
-        self._stack: list[tuple[Position, Move]] = []
+        # The undo stack: each position before a move, as a plain tuple (a tuple of
+        # plain numbers and tuples, which the garbage collector stops tracking; a
+        # NamedTuple it would walk in every collection, engine/cards.py), and the
+        # moves played.
+        self._before: list[tuple[object, ...]] = []
+        self._played: list[Move] = []
         self.actions: list[str] = []
         self.undos = 0
         self.hints = 0
@@ -121,7 +126,7 @@ class Game:
     @property
     def moves(self) -> list[Move]:
         """The moves on the way to the current position (undone ones left out)."""
-        return [move for _, move in self._stack]
+        return list(self._played)
 
     def parse(self, text: str) -> Move:
         """The legal move ``text`` names here; see ``engine.notation``.
@@ -146,7 +151,8 @@ class Game:
         return move
 
     def _push(self, move: Move) -> None:
-        self._stack.append((self.position, move))
+        self._before.append(tuple(self.position))
+        self._played.append(move)
         self.position = self.rules.apply(self.position, move)
 
     def undo(self) -> Move:
@@ -155,11 +161,12 @@ class Game:
         Raises:
             IllegalMoveError: there is no move to take back.
         """
-        if not self._stack:
+        if not self._played:
             raise IllegalMoveError(
                 "There is no move to take back.", "Es gibt keinen Zug zum Zurücknehmen."
             )
-        self.position, move = self._stack.pop()
+        self.position = Position._make(self._before.pop())
+        move = self._played.pop()
         self.undos += 1
         self.actions.append(UNDO)
         return move
@@ -223,7 +230,7 @@ class Game:
         other = Game(self.rules, self.start if stack else self.position, self.variant, self.seed)
         other.position = self.position
         if stack:
-            other._stack = list(self._stack)
+            other._before, other._played = list(self._before), list(self._played)
             other.actions = list(self.actions)
             other.undos, other.hints = self.undos, self.hints
         return other

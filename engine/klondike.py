@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from engine.cards import CARDS, KING, RANK, RED, SUIT, Card
+from engine.cards import KING, RANK, RED, SUIT
 from engine.deal import shuffled
 from engine.moves import FOUNDATION, WASTE, Move
 from engine.position import Pile, Position
@@ -46,7 +46,7 @@ class Klondike(Rules):
     def deal(self, seed: int) -> Position:
         """Columns 1..7 take 1..7 cards from the shuffled deck, column by column from
         the bottom up; the other 24 form the stock, the next card dealt on top."""
-        deck = shuffled(CARDS, seed)
+        deck = shuffled(range(52), seed)
         columns = []
         start = 0
         for size in range(1, 8):
@@ -57,7 +57,7 @@ class Klondike(Rules):
             tuple(columns), tuple(range(7)), stock, (), 0, ((),) * 4, 0, 0, self.START_SCORE
         )
 
-    def unit_length(self, column: tuple[Card, ...], down: int) -> int:
+    def unit_length(self, column: tuple[int, ...], down: int) -> int:
         """The run on top: each card one rank below the one beneath, other colour."""
         n = len(column)
         k = n - 1
@@ -68,12 +68,12 @@ class Klondike(Rules):
             k -= 1
         return n - k
 
-    def foundation_slot(self, foundations: tuple[Pile, ...], card: Card) -> int | None:
+    def foundation_slot(self, foundations: tuple[Pile, ...], card: int) -> int | None:
         """Each foundation belongs to one suit: ♣ ♦ ♥ ♠ are foundations 1 to 4."""
         suit = SUIT[card]
         return suit if len(foundations[suit]) == RANK[card] - 1 else None
 
-    def build_reason(self, card: Card) -> tuple[str, str]:
+    def build_reason(self, card: int) -> tuple[str, str]:
         return alternating_reason(card)
 
     # -- the stock -----------------------------------------------------------------
@@ -146,7 +146,7 @@ class Klondike(Rules):
         exposed = col[rest - 1]
         return self.foundation_slot(pos.foundations, exposed) is not None
 
-    def _reachable_stock(self, pos: Position) -> Iterator[Card]:
+    def _reachable_stock(self, pos: Position) -> Iterator[int]:
         """The cards that become the waste top while the stock is cycled untouched,
         as far as the pass limit allows (plain lists: this runs on every view)."""
         stock = list(pos.stock)
@@ -164,7 +164,7 @@ class Klondike(Rules):
             else:
                 return
 
-    def _playable_anywhere(self, pos: Position, card: Card) -> bool:
+    def _playable_anywhere(self, pos: Position, card: int) -> bool:
         if self.foundation_slot(pos.foundations, card) is not None:
             return True
         for col in pos.tableau:
@@ -182,7 +182,7 @@ class KlondikeDraw3(Klondike):
     draw: ClassVar[int] = 3
 
 
-def alternating_reason(card: Card) -> tuple[str, str]:
+def alternating_reason(card: int) -> tuple[str, str]:
     """The Yukon seed's model reason: "♠9 passt nur auf 10 in Rot"."""
     if RANK[card] == KING:
         return (

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from engine.cards import RANK, SUIT, Card, parse_card
+from engine.cards import RANK, SUIT, parse_card
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from engine.moves import (
     DRAW,
@@ -62,7 +62,7 @@ class Source:
     kind: str
     index: int | None = None
     count: int | None = None
-    card: Card | None = None
+    card: int | None = None
     suit: int | None = None
 
 
@@ -149,7 +149,7 @@ def _read_target(word: str, rules: Rules) -> int | None:
     return None
 
 
-def moving_card(pos: Position, move: Move) -> Card:
+def moving_card(pos: Position, move: Move) -> int:
     """The card a legal move picks up (the bottom card of what travels)."""
     if move.source >= 0:
         return pos.tableau[move.source][-move.size]
@@ -199,7 +199,7 @@ def best_move(rules: Rules, pos: Position, source: Source, legal: list[Move]) ->
     raise _nothing_moves(rules, pos, source)
 
 
-def is_safe_home(rules: Rules, pos: Position, card: Card) -> bool:
+def is_safe_home(rules: Rules, pos: Position, card: int) -> bool:
     """A card is safe on its foundation when no card that could still be built on it
     is left in play: Aces and twos always, else when every card it could hold is
     already home (for Klondike: both of the other colour one rank lower)."""
@@ -281,7 +281,7 @@ def _nothing_moves(rules: Rules, pos: Position, source: Source) -> IllegalMoveEr
     )
 
 
-def _not_face_up(card: Card) -> IllegalMoveError:
+def _not_face_up(card: int) -> IllegalMoveError:
     # Says nothing about where a hidden card lies: face down and in the stock read alike.
     return IllegalMoveError(
         f"{card_label(card, 'en')} is not a face-up card you can take.",
@@ -289,7 +289,7 @@ def _not_face_up(card: Card) -> IllegalMoveError:
     )
 
 
-def _visible_sources(pos: Position, card: Card) -> list[Move]:
+def _visible_sources(pos: Position, card: int) -> list[Move]:
     """Moves that would pick ``card`` up, ignoring where it goes (target -9)."""
     found = []
     for i, col in enumerate(pos.tableau):

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.cards import Card
-
-Column = tuple[Card, ...]
-Pile = tuple[Card, ...]
+Column = tuple[int, ...]
+Pile = tuple[int, ...]
 
 
 class Position(NamedTuple):
@@ -43,9 +41,9 @@ class Position(NamedTuple):
     moves: int
     score: int
 
-    def cards(self) -> list[Card]:
+    def cards(self) -> list[int]:
         """Every card in the position, in no particular order (for conservation)."""
-        out: list[Card] = [*self.stock, *self.waste]
+        out: list[int] = [*self.stock, *self.waste]
         for column in self.tableau:
             out.extend(column)
         for pile in self.foundations:

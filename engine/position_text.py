@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.cards import Card, parse_card
+from engine.cards import CODES, parse_card
 from engine.game import Game
 from engine.position import Position
 from engine.rules import Rules
@@ -110,17 +110,17 @@ def game_from_text(text: str) -> Game:
     return Game(rules, pos, rules.name)
 
 
-def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(str(c) for c in cards)
+def _cards(cards: tuple[int, ...]) -> str:
+    return " ".join(CODES[c] for c in cards)
 
 
-def _read_cards(text: str) -> tuple[Card, ...]:
+def _read_cards(text: str) -> tuple[int, ...]:
     out = []
     for word in text.split():
         card = parse_card(word)
         if card is None:
             raise ValueError(f"{word!r} is not a card")
-        out.append(card)
+        out.append(int(card))  # positions hold plain numbers (engine/cards.py)
     return tuple(out)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from engine.cards import CARDS, KING, RANK, RED, Card
+from engine.cards import CARDS, KING, RANK, RED
 from engine.errors import IllegalMoveError
 from engine.moves import (
     COLUMN_MOVES,
@@ -94,15 +94,15 @@ class Rules:
 
     # -- building rules (hooks) -------------------------------------------------
 
-    def unit_length(self, column: tuple[Card, ...], down: int) -> int:
+    def unit_length(self, column: tuple[int, ...], down: int) -> int:
         """How many cards from the top of ``column`` can travel together at most."""
         raise NotImplementedError
 
-    def foundation_slot(self, foundations: tuple[Pile, ...], card: Card) -> int | None:
+    def foundation_slot(self, foundations: tuple[Pile, ...], card: int) -> int | None:
         """The foundation ``card`` goes on now, or ``None``."""
         raise NotImplementedError
 
-    def build_reason(self, card: Card) -> tuple[str, str]:
+    def build_reason(self, card: int) -> tuple[str, str]:
         """Why ``card`` cannot go where it was put (English, German)."""
         raise NotImplementedError
 
@@ -318,7 +318,7 @@ class Rules:
         if source == STOCK:
             yield from self.stock_reasons(pos)
             return
-        card: Card | None = None
+        card: int | None = None
         if source >= 0:
             if source >= self.columns:
                 yield _no_column(source)
@@ -394,14 +394,14 @@ class Rules:
         if self.KEY[card] not in self.WANTS[pos.tableau[target][-1]]:
             yield self.build_reason(card)
 
-    def unit_reason(self, card: Card) -> tuple[str, str]:
+    def unit_reason(self, card: int) -> tuple[str, str]:
         """Why the cards on ``card`` cannot travel together."""
         return (
             f"The cards on {card_label(card, 'en')} are not an ordered run.",
             f"Die Karten auf {card_label(card, 'de')} bilden keine geordnete Folge.",
         )
 
-    def foundation_reason(self, pos: Position, card: Card) -> tuple[str, str]:
+    def foundation_reason(self, pos: Position, card: int) -> tuple[str, str]:
         """Why ``card`` cannot go to a foundation now."""
         if RANK[card] == 1:
             return ("No foundation is free.", "Kein Fundament ist frei.")

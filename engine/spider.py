@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from engine.cards import HEARTS, KING, RANK, SPADES, Card, card
+from engine.cards import HEARTS, KING, RANK, SPADES
 from engine.deal import shuffled
 from engine.moves import DRAW, Move
 from engine.position import Pile, Position
@@ -55,12 +55,12 @@ class Spider(Rules):
             raise ValueError(f"option layout must be one of {', '.join(LAYOUTS)}, got {layout!r}")
         self.layout = LAYOUTS[str(layout)]
 
-    def deck(self) -> list[Card]:
+    def deck(self) -> list[int]:
         """The 104 cards before the shuffle: for each copy of the suits in play, Ace to
         King of each suit in ♣ ♦ ♥ ♠ order (docs/deals.md)."""
         suits = _SUITS_IN_PLAY[self.suits]
         copies = 8 // len(suits)
-        return [card(rank, s) for _ in range(copies) for s in suits for rank in range(1, 14)]
+        return [s * 13 + rank - 1 for _ in range(copies) for s in suits for rank in range(1, 14)]
 
     def deal(self, seed: int) -> Position:
         """Piles take their cards column by column from the bottom up, all but the
@@ -75,7 +75,7 @@ class Spider(Rules):
         down = tuple(size - 1 for size in self.layout)
         return Position(tuple(piles), down, stock, (), 0, (), 0, 0, START_SCORE)
 
-    def unit_length(self, column: tuple[Card, ...], down: int) -> int:
+    def unit_length(self, column: tuple[int, ...], down: int) -> int:
         """The gapless same-suit run on top; card ids of one suit are consecutive."""
         n = len(column)
         k = n - 1
@@ -83,14 +83,14 @@ class Spider(Rules):
             k -= 1
         return n - k
 
-    def foundation_slot(self, foundations: tuple[Pile, ...], card: Card) -> int | None:
+    def foundation_slot(self, foundations: tuple[Pile, ...], card: int) -> int | None:
         """No card goes to a foundation by a move; runs leave by themselves."""
         return None
 
     def foundations_give_back(self) -> bool:
         return False
 
-    def build_reason(self, card: Card) -> tuple[str, str]:
+    def build_reason(self, card: int) -> tuple[str, str]:
         if RANK[card] == KING:
             return (
                 f"{card_label(card, 'en')} can only go to an empty pile.",
@@ -103,14 +103,14 @@ class Spider(Rules):
             "einen freien Platz.",
         )
 
-    def unit_reason(self, card: Card) -> tuple[str, str]:
+    def unit_reason(self, card: int) -> tuple[str, str]:
         return (
             f"The cards on {card_label(card, 'en')} are not a gapless run in one suit.",
             f"Die Karten auf {card_label(card, 'de')} bilden keine lückenlose Folge "
             "in einer Farbe.",
         )
 
-    def foundation_reason(self, pos: Position, card: Card) -> tuple[str, str]:
+    def foundation_reason(self, pos: Position, card: int) -> tuple[str, str]:
         return (
             "In Spider a complete run King to Ace leaves by itself; nothing else goes "
             "to the foundations.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.cards import RANK, RANK_NAMES, SUIT, SUIT_SYMBOLS, Card
+from engine.cards import RANK, RANK_NAMES, SUIT, SUIT_SYMBOLS
 
 RANK_NAMES_DE: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K")
 
@@ -20,7 +20,7 @@ def rank_label(rank: int, locale: str) -> str:
     return names[rank - 1]
 
 
-def card_label(card: Card, locale: str) -> str:
+def card_label(card: int, locale: str) -> str:
     """A card suit first, as the seeds write it: ``♠9``, ``♥D``."""
     return SUIT_SYMBOLS[SUIT[card]] + rank_label(RANK[card], locale)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import CARDS, KING, RANK, RED, SUIT, Card
+from engine.cards import CARDS, KING, RANK, RED, SUIT
 from engine.deal import shuffled
 from engine.klondike import alternating_reason
 from engine.moves import Move, is_foundation_source
@@ -41,7 +41,7 @@ class Yukon(Rules):
     def deal(self, seed: int) -> Position:
         """Columns take 1, 6, 7, 8, 9, 10, 11 cards from the shuffled deck, column by
         column from the bottom up; the bottom 0..6 of each lie face down."""
-        deck = shuffled(CARDS, seed)
+        deck = shuffled(range(52), seed)
         columns = []
         start = 0
         for size in COLUMN_SIZES:
@@ -49,11 +49,11 @@ class Yukon(Rules):
             start += size
         return Position(tuple(columns), FACE_DOWN, (), (), 0, ((),) * 4, 0, 0, self.START_SCORE)
 
-    def unit_length(self, column: tuple[Card, ...], down: int) -> int:
+    def unit_length(self, column: tuple[int, ...], down: int) -> int:
         """Every face-up card may be taken with all the cards on it."""
         return len(column) - down
 
-    def foundation_slot(self, foundations: tuple[Pile, ...], card: Card) -> int | None:
+    def foundation_slot(self, foundations: tuple[Pile, ...], card: int) -> int | None:
         """An Ace takes the first free foundation; every other card goes on the
         foundation whose top is the same suit one rank lower."""
         if RANK[card] == 1:
@@ -67,10 +67,10 @@ class Yukon(Rules):
                 return s
         return None
 
-    def build_reason(self, card: Card) -> tuple[str, str]:
+    def build_reason(self, card: int) -> tuple[str, str]:
         return alternating_reason(card)
 
-    def in_order(self, lower: Card, upper: Card) -> bool:
+    def in_order(self, lower: int, upper: int) -> bool:
         """Whether ``upper`` lies on ``lower`` as building allows, descending."""
         return RANK[lower] == RANK[upper] + 1 and RED[lower] != RED[upper]
 
@@ -100,7 +100,7 @@ class Russian(Yukon):
     KEY: ClassVar[tuple[int, ...]] = _SAME_SUIT_KEY
     WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _DOWN_IN_SUIT
 
-    def build_reason(self, card: Card) -> tuple[str, str]:
+    def build_reason(self, card: int) -> tuple[str, str]:
         if RANK[card] == KING:
             return alternating_reason(card)
         above = card_label(CARDS[card + 1], "en"), card_label(CARDS[card + 1], "de")
@@ -109,7 +109,7 @@ class Russian(Yukon):
             f"{card_label(card, 'de')} passt nur auf {above[1]}.",
         )
 
-    def in_order(self, lower: Card, upper: Card) -> bool:
+    def in_order(self, lower: int, upper: int) -> bool:
         return lower == upper + 1 and SUIT[lower] == SUIT[upper]
 
 
@@ -120,7 +120,7 @@ class Alaska(Yukon):
     KEY: ClassVar[tuple[int, ...]] = _SAME_SUIT_KEY
     WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _UP_OR_DOWN_IN_SUIT
 
-    def build_reason(self, card: Card) -> tuple[str, str]:
+    def build_reason(self, card: int) -> tuple[str, str]:
         neighbours = [CARDS[x] for x in _UP_OR_DOWN_IN_SUIT[card]]
         en = " or ".join(card_label(c, "en") for c in neighbours)
         de = " oder ".join(card_label(c, "de") for c in neighbours)
@@ -129,5 +129,5 @@ class Alaska(Yukon):
             f"{card_label(card, 'de')} passt nur auf {de}.",
         )
 
-    def in_order(self, lower: Card, upper: Card) -> bool:
+    def in_order(self, lower: int, upper: int) -> bool:
         return lower == upper + 1 and SUIT[lower] == SUIT[upper]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from engine.cards import KING, RANK, RED, Card
+from engine.cards import KING, RANK, RED
 from engine.klondike import Klondike
 from engine.moves import DRAW, FOUNDATION, WASTE, Move
 from engine.position import Position
@@ -35,7 +35,7 @@ from engine.solver.tableau import (
 Reach = tuple[int, int, int, int]  # pointer, draws, redeals, fan
 
 
-def _in_order(lower: Card, upper: Card) -> bool:
+def _in_order(lower: int, upper: int) -> bool:
     return RANK[lower] == RANK[upper] + 1 and RED[lower] != RED[upper]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.cards import RANK, SUIT, Card
+from engine.cards import RANK, SUIT
 from engine.moves import (
     FOUNDATION,
     Move,
@@ -31,14 +31,14 @@ SWAP = 0.5
 GIVE_BACK = 0.0
 
 Candidate = tuple[float, Move]
-SafeHome = Callable[[tuple[int, ...], Card], bool]
+SafeHome = Callable[[tuple[int, ...], int], bool]
 
 # Suits by colour: clubs and spades black, diamonds and hearts red (engine.cards).
 PARTNER = (3, 2, 1, 0)
 OPPOSITE = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
-def safe_alternating(heights: tuple[int, ...], card: Card) -> bool:
+def safe_alternating(heights: tuple[int, ...], card: int) -> bool:
     """Whether ``card``, next on its foundation, may go home without losing a win
     when building alternates colours: both foundations of the other colour hold at
     least rank − 1 cards and the other one of its colour rank − 2 (docs/solver.md)."""
@@ -47,13 +47,13 @@ def safe_alternating(heights: tuple[int, ...], card: Card) -> bool:
     return heights[a] >= need and heights[b] >= need and heights[PARTNER[SUIT[card]]] >= need - 1
 
 
-def safe_same_suit(heights: tuple[int, ...], card: Card) -> bool:
+def safe_same_suit(heights: tuple[int, ...], card: int) -> bool:
     """Building down in suit (Russian): only the lower cards of the same suit, all
     home already, could ever lie on ``card``, so home is always safe."""
     return True
 
 
-def safe_king(heights: tuple[int, ...], card: Card) -> bool:
+def safe_king(heights: tuple[int, ...], card: int) -> bool:
     """Building up or down in suit (Alaska): only a King has no card of its suit
     above it that could want to lie on it."""
     return RANK[card] == 13
@@ -96,7 +96,7 @@ def column_moves(
     pos: Position,
     by_key: dict[int, list[int]],
     empty: int,
-    in_order: Callable[[Card, Card], bool],
+    in_order: Callable[[int, int], bool],
     out: list[Candidate],
 ) -> None:
     """Every move of a run or stack onto another column, with its priority.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.cards import Card, parse_card
+from engine.cards import CODES, Card, parse_card
 from engine.game import Game
 from engine.position_text import game_from_text
 from engine.variants import rules_for
@@ -64,7 +64,7 @@ def table_text(
     if REST in text:
         deck = Counter(rules.deal(0).cards())
         rest = deck - Counter(named_cards(text))
-        text = text.replace(REST, " ".join(str(c) for c in sorted(rest.elements())))
+        text = text.replace(REST, " ".join(CODES[c] for c in sorted(rest.elements())))
     return text
 
 

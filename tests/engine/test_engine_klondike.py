@@ -9,13 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalMoveError, Move, Termination, new_game
+from engine.cards import CODES
 from engine.moves import DRAW, FOUNDATION, WASTE, foundation_source
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 
 
 def cards(pile) -> list[str]:
-    return [str(c) for c in pile]
+    return [CODES[c] for c in pile]
 
 
 class TestDeal:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalMoveError, Move, Termination, new_game
-from engine.cards import RANK_NAMES, SUIT_LETTERS
+from engine.cards import CODES, RANK_NAMES, SUIT_LETTERS
 from engine.moves import DRAW, FOUNDATION, foundation_source
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -19,7 +19,7 @@ KING_TO_TWO = " ".join(f"{rank}s" for rank in reversed(RANK_NAMES[1:]))  # Ks ..
 
 
 def cards(pile) -> list[str]:
-    return [str(c) for c in pile]
+    return [CODES[c] for c in pile]
 
 
 class TestDeck:
@@ -28,9 +28,9 @@ class TestDeck:
     @given(seed=SEEDS)
     def test_the_104_cards_of_each_difficulty(self, seed):
         for variant, suits, copies in (("spider-1", "s", 8), ("spider-2", "hs", 4)):
-            counted = Counter(str(c) for c in new_game(variant, seed).position.cards())
+            counted = Counter(CODES[c] for c in new_game(variant, seed).position.cards())
             assert counted == {f"{r}{s}": copies for r in RANK_NAMES for s in suits}
-        counted = Counter(str(c) for c in new_game("spider-4", seed).position.cards())
+        counted = Counter(CODES[c] for c in new_game("spider-4", seed).position.cards())
         assert counted == {f"{r}{s}": 2 for r in RANK_NAMES for s in SUIT_LETTERS}
 
     # rules.md Spider "Deal": 10 piles of 5, four face down under one face up; 54 in stock.

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalMoveError, Move, Termination, new_game
+from engine.cards import CODES
 from engine.moves import DRAW, FOUNDATION, foundation_source
 from engine.position_text import game_text
 
@@ -61,8 +62,8 @@ class TestWorkedExample:
         game = worked_example()
         assert game.play("♠9 5") == Move(2, 4, 5)
         pos = game.position
-        assert [str(c) for c in pos.tableau[4]] == ["10h", "9s", "4d", "Jc", "2h", "6s"]
-        assert [str(c) for c in pos.tableau[2]] == ["3c"]
+        assert [CODES[c] for c in pos.tableau[4]] == ["10h", "9s", "4d", "Jc", "2h", "6s"]
+        assert [CODES[c] for c in pos.tableau[2]] == ["3c"]
         assert pos.down[2] == 0
         assert pos.moves == 1
 
@@ -86,8 +87,8 @@ class TestMoving:
     def test_any_face_up_card_moves_with_the_unordered_cards_on_it(self):
         game = table("yukon", {1: "* | 10s", 2: "Qh 2c 9d 3s", 3: "10c 5h"})
         game.play("9d 1")
-        assert [str(c) for c in game.position.tableau[0][-3:]] == ["10s", "9d", "3s"]
-        assert [str(c) for c in game.position.tableau[1]] == ["Qh", "2c"]
+        assert [CODES[c] for c in game.position.tableau[0][-3:]] == ["10s", "9d", "3s"]
+        assert [CODES[c] for c in game.position.tableau[1]] == ["Qh", "2c"]
 
     # rules.md Yukon "Moving": only the taken card matters; opposite colour, one higher.
     def test_the_taken_card_needs_the_other_colour_one_rank_higher(self):
@@ -96,7 +97,7 @@ class TestMoving:
             game.play("7d 3")
         assert error.value.en == "♦7 only fits on a black 8."
         game.play("7d 1")
-        assert [str(c) for c in game.position.tableau[0][-3:]] == ["8s", "7d", "3s"]
+        assert [CODES[c] for c in game.position.tableau[0][-3:]] == ["8s", "7d", "3s"]
 
     # rules.md Yukon "Empty column": only a stack whose taken card is a King.
     def test_an_empty_column_takes_a_stack_led_by_a_king(self):
@@ -106,7 +107,7 @@ class TestMoving:
         assert error.value.en == "Only a King may go to an empty column, not ♦Q."
         assert error.value.de == "Auf eine leere Spalte darf nur ein König, nicht ♦D."
         game.play("Kd 4")
-        assert [str(c) for c in game.position.tableau[3]] == ["Kd", "2c", "9h"]
+        assert [CODES[c] for c in game.position.tableau[3]] == ["Kd", "2c", "9h"]
 
     # rules.md Yukon: "Face-down cards are never taken and no stack reaches into them."
     def test_no_stack_reaches_into_face_down_cards(self):
@@ -135,10 +136,10 @@ class TestFoundations:
         game = table("yukon", {1: "* | Ah", 2: "Kc 2h", 3: "Ac"})
         assert game.view()["foundations"][0]["suit"] is None
         game.play("1 f")
-        assert [str(c) for c in game.position.foundations[0]] == ["Ah"]
+        assert [CODES[c] for c in game.position.foundations[0]] == ["Ah"]
         assert game.view()["foundations"][0]["suit"] == "h"
         game.play("3 f")
-        assert str(game.position.foundations[1][0]) == "Ac"
+        assert CODES[game.position.foundations[1][0]] == "Ac"
 
     # rules.md Yukon "Foundations": then the same suit upwards.
     def test_a_foundation_then_takes_only_its_suit_upwards(self):
@@ -147,7 +148,7 @@ class TestFoundations:
             game.play("1 f")
         assert error.value.en.startswith("♦2 cannot go to a foundation before ♦A")
         game.play("2 f")
-        assert [str(c) for c in game.position.foundations[0]] == ["Ah", "2h"]
+        assert [CODES[c] for c in game.position.foundations[0]] == ["Ah", "2h"]
 
     # rules.md Yukon "Foundations": one card at a time, from a column's top card.
     def test_only_a_columns_top_card_goes_to_a_foundation(self):
@@ -164,7 +165,7 @@ class TestFoundations:
         legal_back = {m for m in game.legal_moves if m.source <= foundation_source(0)}
         assert legal_back == {Move(foundation_source(1), 0, 1), Move(foundation_source(0), 1, 1)}
         game.play("f2 1")
-        assert [str(c) for c in game.position.tableau[0][-2:]] == ["4s", "3d"]
+        assert [CODES[c] for c in game.position.tableau[0][-2:]] == ["4s", "3d"]
 
 
 class TestEnd:
@@ -257,7 +258,7 @@ class TestRussianAndAlaska:
         assert error.value.en == "♦8 only fits on ♦9."
         assert error.value.de == "♦8 passt nur auf ♦9."
         game.play("8h 1")
-        assert [str(c) for c in game.position.tableau[0][-2:]] == ["9h", "8h"]
+        assert [CODES[c] for c in game.position.tableau[0][-2:]] == ["9h", "8h"]
 
     # rules.md Yukon "Variants": Alaska builds in the same suit, up or down.
     def test_alaska_builds_in_the_same_suit_up_or_down(self):
@@ -268,7 +269,7 @@ class TestRussianAndAlaska:
             game.play("8s 1")
         assert error.value.en == "♠8 only fits on ♠7 or ♠9."
         game.play("10h 1")
-        assert [str(c) for c in game.position.tableau[0][-2:]] == ["9h", "10h"]
+        assert [CODES[c] for c in game.position.tableau[0][-2:]] == ["9h", "10h"]
 
     def test_yukon_itself_takes_the_other_colour_not_the_same_suit(self):
         game = table("yukon", {1: "* | 9h", 2: "Qs 8h", 3: "Qc 8s"})

@@ -17,6 +17,7 @@ from arena_client import Client
 from websockets.asyncio.client import connect as ws_connect
 
 import engine
+from engine.cards import CODES
 from server.app import ArenaServer
 
 CARD = re.compile(r"^(10|[2-9AJQK])[cdhs]$")
@@ -55,10 +56,10 @@ def assert_no_hidden_card(message: dict[str, Any], game: engine.Game) -> None:
     """The message names no card beyond the face-up copies in ``game``."""
     pos = game.position
     hidden = Counter(
-        str(c) for col, down in zip(pos.tableau, pos.down, strict=True) for c in col[:down]
+        CODES[c] for col, down in zip(pos.tableau, pos.down, strict=True) for c in col[:down]
     )
-    hidden += Counter(str(c) for c in pos.stock)
-    total = Counter(str(c) for c in pos.cards())
+    hidden += Counter(CODES[c] for c in pos.stock)
+    total = Counter(CODES[c] for c in pos.cards())
     for card, count in card_strings(message).items():
         assert count <= total[card] - hidden[card], (card, message)
 
