@@ -61,9 +61,7 @@ async def serve_processes(config: ServerConfig) -> int:
         workers = [_Worker(config, url, Place(i, count)) for i in range(count)]
         try:
             await asyncio.gather(*(worker.ready() for worker in workers))
-            listener = socket.create_server(
-                (config.host, config.port), backlog=4096, reuse_port=False
-            )
+            listener = socket.create_server((config.host, config.port), backlog=4096)
             listener.setblocking(False)
             front = asyncio.create_task(_accept(listener, workers))
             died = asyncio.create_task(_first_death(workers))
