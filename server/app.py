@@ -230,13 +230,19 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
     return uvloop.run(main)
 
 
-async def run(config: ServerConfig) -> None:
-    """Serve until SIGTERM or SIGINT, on the configured or the embedded PostgreSQL."""
-    configure_logging(config.log_json)
+def stop_signal() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT, the signals every server process stops on."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    return stop
+
+
+async def run(config: ServerConfig) -> None:
+    """Serve until SIGTERM or SIGINT, on the configured or the embedded PostgreSQL."""
+    configure_logging(config.log_json)
+    stop = stop_signal()
     async with (
         provide_database(config.database_url, config.data_dir) as url,
         ArenaServer(config, url),

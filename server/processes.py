@@ -20,7 +20,6 @@ import asyncio
 import itertools
 import multiprocessing
 import multiprocessing.connection
-import signal
 import socket
 from collections.abc import Callable
 from dataclasses import replace
@@ -28,7 +27,7 @@ from multiprocessing.process import BaseProcess
 
 import structlog
 
-from server.app import ArenaServer, run_event_loop, tune_garbage_collector
+from server.app import ArenaServer, run_event_loop, stop_signal, tune_garbage_collector
 from server.config import ServerConfig
 from server.database import provide_database
 from server.logs import configure_logging
@@ -51,10 +50,7 @@ def run_processes(config: ServerConfig) -> int:
 async def serve_processes(config: ServerConfig) -> int:
     """Start the workers, then accept and hand over connections until told to stop."""
     configure_logging(config.log_json)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+    stop = stop_signal()
     async with provide_database(config.database_url, config.data_dir) as url:
         await migrate(url)
         count = config.processes
@@ -197,10 +193,8 @@ def run_worker(config: ServerConfig, url: str, place: Place, channel: socket.soc
 
 
 async def _work(config: ServerConfig, url: str, place: Place, channel: socket.socket) -> int:
-    stop = asyncio.Event()
+    stop = stop_signal()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
     # Its own server listens privately on a loopback port of its own; clients come
     # through the front. Only the first worker prepares tomorrow's daily deals.
     own = replace(
