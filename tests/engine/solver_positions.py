@@ -6,7 +6,8 @@ Its own module, not conftest, so test files import it by a name no other folder 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 
 from engine.cards import Card, card
 from engine.moves import Move
@@ -106,3 +107,20 @@ DEAD_COLUMNS = [
     "7s 8s 9s 10s | Js",
     "Jc Qc Kc Qs | Ks",
 ]
+
+
+def agreement(
+    positions: Iterable[Position],
+    reference: Callable[[Position], str],
+    checked: Callable[[Position], str],
+) -> Counter[str]:
+    """Each position the reference decides gets the same verdict from ``checked``; how
+    many of each verdict were compared."""
+    compared: Counter[str] = Counter()
+    for pos in positions:
+        expected = reference(pos)
+        if expected == "unknown":
+            continue
+        assert checked(pos) == expected
+        compared[expected] += 1
+    return compared

@@ -10,14 +10,13 @@ answers the same.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Callable, Iterable
 
 import pytest
 from solver_positions import (
     DEAD_COLUMNS,
     DEAD_FOUNDATIONS,
     NO_TIME_LIMIT,
+    agreement,
     position_text,
     random_endgame,
     random_position,
@@ -48,23 +47,6 @@ def compiled(rules: Rules, pos: Position, max_nodes: int) -> Verdict:
     else:
         assert result.moves == ()
     return result.verdict
-
-
-def agreement(
-    positions: Iterable[Position],
-    reference: Callable[[Position], str],
-    checked: Callable[[Position], str],
-) -> Counter[str]:
-    """Each position the reference decides gets the same verdict from ``checked``; how
-    many of each verdict were compared."""
-    compared: Counter[str] = Counter()
-    for pos in positions:
-        expected = reference(pos)
-        if expected == "unknown":
-            continue
-        assert checked(pos) == expected
-        compared[expected] += 1
-    return compared
 
 
 class TestWins:
