@@ -69,9 +69,14 @@ RED: Final = tuple(c.red for c in CARDS)
 CODES: Final = tuple(str(c) for c in CARDS)  # the short code of each card, for views
 
 
+def number(rank: int, suit: int) -> int:
+    """The number of the card of ``rank`` (1..13) and ``suit`` (0..3), as positions hold it."""
+    return suit * 13 + rank - 1
+
+
 def card(rank: int, suit: int) -> Card:
     """The card of ``rank`` (1..13) and ``suit`` (0..3)."""
-    return CARDS[suit * 13 + rank - 1]
+    return CARDS[number(rank, suit)]
 
 
 _RANK_WORDS: Final = {

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from engine.cards import CARDS, KING, RANK, RED
+from engine.cards import KING, RANK, RED
 from engine.errors import IllegalMoveError
 from engine.moves import (
     COLUMN_MOVES,
@@ -405,7 +405,7 @@ class Rules:
         """Why ``card`` cannot go to a foundation now."""
         if RANK[card] == 1:
             return ("No foundation is free.", "Kein Fundament ist frei.")
-        below = CARDS[card - 1]
+        below = card - 1
         return (
             f"{card_label(card, 'en')} cannot go to a foundation before "
             f"{card_label(below, 'en')}; a foundation starts with an Ace.",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from engine.cards import HEARTS, KING, RANK, SPADES
+from engine.cards import HEARTS, KING, RANK, SPADES, number
 from engine.deal import shuffled
 from engine.moves import DRAW, Move
 from engine.position import Pile, Position
@@ -60,7 +60,7 @@ class Spider(Rules):
         King of each suit in ♣ ♦ ♥ ♠ order (docs/deals.md)."""
         suits = _SUITS_IN_PLAY[self.suits]
         copies = 8 // len(suits)
-        return [s * 13 + rank - 1 for _ in range(copies) for s in suits for rank in range(1, 14)]
+        return [number(rank, s) for _ in range(copies) for s in suits for rank in range(1, 14)]
 
     def deal(self, seed: int) -> Position:
         """Piles take their cards column by column from the bottom up, all but the

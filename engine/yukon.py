@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import CARDS, KING, RANK, RED, SUIT
+from engine.cards import KING, RANK, RED, SUIT
 from engine.deal import shuffled
 from engine.klondike import alternating_reason
 from engine.moves import Move, is_foundation_source
@@ -103,7 +103,7 @@ class Russian(Yukon):
     def build_reason(self, card: int) -> tuple[str, str]:
         if RANK[card] == KING:
             return alternating_reason(card)
-        above = card_label(CARDS[card + 1], "en"), card_label(CARDS[card + 1], "de")
+        above = card_label(card + 1, "en"), card_label(card + 1, "de")
         return (
             f"{card_label(card, 'en')} only fits on {above[0]}.",
             f"{card_label(card, 'de')} passt nur auf {above[1]}.",
@@ -121,7 +121,7 @@ class Alaska(Yukon):
     WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _UP_OR_DOWN_IN_SUIT
 
     def build_reason(self, card: int) -> tuple[str, str]:
-        neighbours = [CARDS[x] for x in _UP_OR_DOWN_IN_SUIT[card]]
+        neighbours = _UP_OR_DOWN_IN_SUIT[card]
         en = " or ".join(card_label(c, "en") for c in neighbours)
         de = " oder ".join(card_label(c, "de") for c in neighbours)
         return (
