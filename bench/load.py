@@ -309,8 +309,13 @@ def postgres_cpu_seconds() -> float:
 def commit_figures(port: int, processes: int) -> str:
     """Mean group commit time and writes per commit, from every process's /metrics."""
     totals = dict.fromkeys(
-        ("solitaire_commit_seconds_count", "solitaire_commit_seconds_sum"), 0.0
-    ) | {"solitaire_commit_writes_total": 0.0}
+        (
+            "solitaire_commit_seconds_count",
+            "solitaire_commit_seconds_sum",
+            "solitaire_commit_writes_total",
+        ),
+        0.0,
+    )
     for process in range(processes):
         url = f"http://127.0.0.1:{port}/metrics?process={process}"
         with urllib.request.urlopen(url, timeout=5) as answer:

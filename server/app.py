@@ -51,6 +51,9 @@ class ArenaServer:
         self.config = config
         self.database_url = database_url
         self.place = place
+        # permessage-deflate, or nothing: for the connections this process accepts and
+        # for those the front hands over (``adopt``) alike.
+        self._extensions = enable_server_permessage_deflate(None) if config.compression else None
         self.metrics = Metrics()
         self._pool: asyncpg.Pool | None = None
         self._server: Server | None = None
@@ -109,7 +112,8 @@ class ArenaServer:
             self.config.port,
             process_request=self._http,
             max_size=self.config.max_message_bytes,
-            compression="deflate" if self.config.compression else None,
+            compression=None,
+            extensions=self._extensions,
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_timeout,
         )
@@ -132,8 +136,9 @@ class ArenaServer:
         config = self.config
 
         def new_connection() -> ServerConnection:
-            deflate = enable_server_permessage_deflate(None) if config.compression else None
-            protocol = ServerProtocol(extensions=deflate, max_size=config.max_message_bytes)
+            protocol = ServerProtocol(
+                extensions=self._extensions, max_size=config.max_message_bytes
+            )
             return ServerConnection(
                 protocol,
                 server,

@@ -195,7 +195,8 @@ def run_worker(config: ServerConfig, url: str, place: Place, channel: socket.soc
 async def _work(config: ServerConfig, url: str, place: Place, channel: socket.socket) -> int:
     stop = stop_signal()
     loop = asyncio.get_running_loop()
-    # Its own server listens privately on a loopback port of its own; clients come
+    # Its own server listens privately on a loopback port of its own, unused: websockets
+    # refuses handshakes while its listening server is not serving, and clients come
     # through the front. Only the first worker prepares tomorrow's daily deals.
     own = replace(
         config,

@@ -27,14 +27,16 @@ def free_port() -> int:
 
 @contextmanager
 def server_process(
-    database_url: str, port: int, log: Path, *options: str
+    database_url: str, port: int, log: Path, *options: str, **settings: str
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """``python -m server`` (with ``options``) as its own process, logging JSON to ``log``."""
+    """``python -m server`` (with ``options``, and ``settings`` as SOLITAIRE_<NAME>
+    variables) as its own process, logging JSON to ``log``."""
     env = {
         **os.environ,
         "SOLITAIRE_DATABASE_URL": database_url,
         "SOLITAIRE_LOG_JSON": "1",
         "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",
+        **{f"SOLITAIRE_{name.upper()}": value for name, value in settings.items()},
     }
     with log.open("ab") as sink:
         process = subprocess.Popen(

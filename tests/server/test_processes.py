@@ -9,7 +9,9 @@ import socket
 import urllib.request
 from pathlib import Path
 
+import pytest
 from server_process import free_port, open_client, server_process, wait_healthy
+from websockets.exceptions import ConnectionClosed
 
 from server.routing import Place, chosen_process
 
@@ -112,6 +114,24 @@ async def test_a_race_is_played_on_the_process_that_created_it(
         assert await asyncio.to_thread(front.wait, 30) == 0
         for pid in workers:
             await wait_gone(pid)
+
+
+async def test_a_handed_over_connection_gets_the_same_settings(
+    database_url: str, tmp_path: Path
+) -> None:
+    # Compression and the frame limit hold for connections the front hands over too.
+    port = free_port()
+    log = tmp_path / "server.log"
+    with server_process(database_url, port, log, "--processes", "2", compression="1"):
+        await wait_healthy(port)
+        for home in (0, 1):
+            client = await open_client(port, f"/?process={home}", name="Ann")
+            extensions = client.websocket.protocol.extensions
+            assert [type(e).__name__ for e in extensions] == ["PerMessageDeflate"]
+            await client.send_raw("x" * (17 * 1024))  # past the 16 KiB default
+            with pytest.raises(ConnectionClosed) as closed:
+                await client.receive()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
 async def test_when_a_worker_dies_the_whole_server_stops(database_url: str, tmp_path: Path) -> None:
