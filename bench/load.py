@@ -139,6 +139,7 @@ class Reply(msgspec.Struct):
     type: str
     id: int | None = None
     code: str | None = None
+    game: int | None = None
     view: ViewBody | None = None
     race: Any = None
 
@@ -170,8 +171,13 @@ class Player:
             if reply.id == request_id:
                 return reply
 
-    async def move(self, tally: Tally) -> bool:
-        """One move; False when this player's game is over."""
+    async def move(self, tally: Tally) -> None:
+        """One move; when it ends this player's game, a new race goes on from there.
+
+        A player whose game is over keeps playing, so the load stays what the phase
+        says: at saturation, random play wins or gets stuck in a few hundred moves,
+        and players dropping out one by one would measure an ever smaller load.
+        """
         text = self.rng.choice(self.legal)
         started = time.perf_counter()
         reply = await self.request(
@@ -182,12 +188,38 @@ class Player:
             code = str(reply.code)
             if tally.recording:
                 tally.errors[code] = tally.errors.get(code, 0) + 1
-            return code not in ("game_over", "wrong_state")
+            if code in ("game_over", "wrong_state"):
+                await self.race_alone()
+            return
         if tally.recording:
             tally.latencies.append(elapsed)
             tally.acks += 1
-        self.legal = [m for moves in reply.view.legal_moves.values() for m in moves] or ["d"]
-        return reply.view.outcome is None
+        self.see(reply.view)
+        if reply.view.outcome is not None:
+            await self.race_alone()
+
+    def see(self, view: ViewBody) -> None:
+        """Keep the legal moves of the view just received, to pick the next move from."""
+        self.legal = [m for moves in view.legal_moves.values() for m in moves] or ["d"]
+
+    async def race_alone(self) -> None:
+        """Go on in a race of one, started at once: a race's moves, without waiting for others.
+
+        Not a practice game: there the solver checks every position in the background
+        (server/winnability.py), which is other work than the moves this measures; for
+        the same reason the server does not search for a winnable deal first.
+        """
+        created = await self.request(
+            "create_race",
+            variant="klondike",
+            max_players=1,
+            countdown_s=0,
+            require_winnable=False,
+        )
+        assert isinstance(created.race, dict), created
+        self.game = int(created.race["your_game"])
+        await self.request("start_race", race=created.race["race"])
+        self.legal = ["d"]  # the stock of a new deal
 
 
 async def seat_players(url: str, count: int, seed: int) -> list[Player]:
@@ -230,7 +262,7 @@ async def seat_players(url: str, count: int, seed: int) -> list[Player]:
 
 
 async def paced(player: Player, rate: float, tally: Tally, stop: asyncio.Event) -> None:
-    """Move ``rate`` times a second (random phase), until stopped or the game is over."""
+    """Move ``rate`` times a second (random phase), until stopped."""
     interval = 1.0 / rate
     due = time.perf_counter() + player.rng.random() * interval
     while not stop.is_set():
@@ -238,15 +270,13 @@ async def paced(player: Player, rate: float, tally: Tally, stop: asyncio.Event) 
         if delay > 0:
             await asyncio.sleep(delay)
         due += interval
-        if not await player.move(tally):
-            return
+        await player.move(tally)
 
 
 async def flat_out(player: Player, tally: Tally, stop: asyncio.Event) -> None:
     """Move again as soon as the last move is acknowledged."""
     while not stop.is_set():
-        if not await player.move(tally):
-            return
+        await player.move(tally)
 
 
 async def measure(

@@ -121,7 +121,7 @@ class GroupCommitter:
     """The single writer behind every acknowledged change."""
 
     def __init__(
-        self, pool: asyncpg.Pool, metrics: Metrics, max_batch: int = 2000, in_flight: int = 4
+        self, pool: asyncpg.Pool, metrics: Metrics, max_batch: int = 2000, in_flight: int = 1
     ) -> None:
         self._pool = pool
         self._metrics = metrics
