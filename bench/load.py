@@ -175,8 +175,8 @@ class Player:
         """One move; when it ends this player's game, a new race goes on from there.
 
         A player whose game is over keeps playing, so the load stays what the phase
-        says: at saturation, random play wins or gets stuck in a few hundred moves,
-        and players dropping out one by one would measure an ever smaller load.
+        says: at saturation, random play ends about a third of the games within a
+        minute, and players dropping out one by one would measure an ever smaller load.
         """
         text = self.rng.choice(self.legal)
         started = time.perf_counter()
