@@ -139,7 +139,6 @@ class Reply(msgspec.Struct):
     type: str
     id: int | None = None
     code: str | None = None
-    game: int | None = None
     view: ViewBody | None = None
     race: Any = None
 
@@ -202,6 +201,15 @@ class Player:
         """Keep the legal moves of the view just received, to pick the next move from."""
         self.legal = [m for moves in view.legal_moves.values() for m in moves] or ["d"]
 
+    async def create_race(self, max_players: int, **settings: object) -> int:
+        """Create a Klondike race that starts when told, with this player in it; its id."""
+        created = await self.request(
+            "create_race", variant="klondike", max_players=max_players, countdown_s=0, **settings
+        )
+        assert isinstance(created.race, dict), created
+        self.game = int(created.race["your_game"])
+        return int(created.race["race"])
+
     async def race_alone(self) -> None:
         """Go on in a race of one, started at once: a race's moves, without waiting for others.
 
@@ -209,16 +217,8 @@ class Player:
         (server/winnability.py), which is other work than the moves this measures; for
         the same reason the server does not search for a winnable deal first.
         """
-        created = await self.request(
-            "create_race",
-            variant="klondike",
-            max_players=1,
-            countdown_s=0,
-            require_winnable=False,
-        )
-        assert isinstance(created.race, dict), created
-        self.game = int(created.race["your_game"])
-        await self.request("start_race", race=created.race["race"])
+        race = await self.create_race(1, require_winnable=False)
+        await self.request("start_race", race=race)
         self.legal = ["d"]  # the stock of a new deal
 
 
@@ -242,19 +242,14 @@ async def seat_players(url: str, count: int, seed: int) -> list[Player]:
 
     async def race(start: int) -> list[Player]:
         host = await one(start)
-        created = await host.request(
-            "create_race", variant="klondike", max_players=RACE_SIZE, countdown_s=0
-        )
-        race = created.race
-        assert isinstance(race, dict), created
-        host.game = int(race["your_game"])
+        race = await host.create_race(RACE_SIZE)
         end = min(count, start + RACE_SIZE)
-        group = [host, *[await one(i, f"races/{race['race']}") for i in range(start + 1, end)]]
+        group = [host, *[await one(i, f"races/{race}") for i in range(start + 1, end)]]
         for player in group[1:]:
-            joined = await player.request("join_race", race=race["race"])
+            joined = await player.request("join_race", race=race)
             assert isinstance(joined.race, dict), joined
             player.game = int(joined.race["your_game"])
-        await host.request("start_race", race=race["race"])
+        await host.request("start_race", race=race)
         return group
 
     groups = await asyncio.gather(*(race(start) for start in range(0, count, RACE_SIZE)))

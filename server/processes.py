@@ -42,13 +42,9 @@ REQUEST_LINE_TIMEOUT = 10.0
 READY = b"ready"
 
 
-def run_processes(config: ServerConfig) -> int:
-    """Run the front and its workers until SIGTERM or SIGINT; the exit status."""
-    return run_event_loop(serve_processes(config))
-
-
 async def serve_processes(config: ServerConfig) -> int:
-    """Start the workers, then accept and hand over connections until told to stop."""
+    """Start the workers, then accept and hand over connections until SIGTERM or
+    SIGINT; the exit status (1 when a worker died)."""
     configure_logging(config.log_json)
     stop = stop_signal()
     async with provide_database(config.database_url, config.data_dir) as url:

@@ -65,8 +65,8 @@ def run_serve(args: argparse.Namespace) -> int:
         log_json=args.log_json,
     )
     if config.processes > 1:
-        from server.processes import run_processes
+        from server.processes import serve_processes
 
-        return run_processes(config)
+        return run_event_loop(serve_processes(config))
     run_event_loop(run(config))
     return 0
