@@ -147,14 +147,20 @@ _reply = msgspec.json.Decoder(Reply)
 _encode = msgspec.json.Encoder().encode
 
 
+# A player gives up a game after this many moves (a person's Klondike game takes one
+# to two hundred) and starts another; see ``Player.move``.
+GAME_MOVES = 300
+
+
 class Player:
-    """One simulated player: a connection, a game, and the last legal moves."""
+    """One simulated player: a connection, a game, its moves so far, the last legal moves."""
 
     def __init__(self, websocket: ClientConnection, rng: random.Random) -> None:
         self.websocket = websocket
         self.rng = rng
         self.next_id = 0
         self.game = 0
+        self.played = 0
         self.legal: list[str] = ["d"]
 
     async def request(self, kind: str, **fields: object) -> Reply:
@@ -176,6 +182,11 @@ class Player:
         A player whose game is over keeps playing, so the load stays what the phase
         says: at saturation, random play ends about a third of the games within a
         minute, and players dropping out one by one would measure an ever smaller load.
+        A game with no moves left, or still going after ``GAME_MOVES`` moves, is given
+        up (as a person gives up a game going nowhere) before the next: random play
+        otherwise makes games thousands of moves long whose positions have about twice
+        the legal moves of a game's first few hundred moves, so each saturation round
+        would measure deeper games than the one before.
         """
         text = self.rng.choice(self.legal)
         started = time.perf_counter()
@@ -194,7 +205,11 @@ class Player:
             tally.latencies.append(elapsed)
             tally.acks += 1
         self.see(reply.view)
-        if reply.view.outcome is not None:
+        self.played += 1
+        outcome = reply.view.outcome
+        if outcome is not None or self.played >= GAME_MOVES:
+            if outcome != "won":
+                await self.request("resign", game=self.game)
             await self.race_alone()
 
     def see(self, view: ViewBody) -> None:
@@ -219,6 +234,7 @@ class Player:
         """
         race = await self.create_race(1, require_winnable=False)
         await self.request("start_race", race=race)
+        self.played = 0
         self.legal = ["d"]  # the stock of a new deal
 
 

@@ -1,0 +1,383 @@
+/* The legal moves of a position, compiled (engine._legal).
+ *
+ * The same generation as Rules.interpreted_moves in engine/rules.py, which stays
+ * the readable reference: the same tables (KEY, WANTS, OPENS_EMPTY), the same three
+ * ways a run may move (units), the same foundation rules, and the same order of
+ * moves, so that a view, a hint or a replay cannot tell the two apart; a test plays
+ * every variant at random and compares them position by position. It runs for every
+ * view the server sends, where the interpreted loops were the largest single cost
+ * of a move (docs/performance.md).
+ *
+ * A spec (a capsule made once per variant by spec()) holds the tables and the Move
+ * objects to hand out, so generation allocates nothing but the result list.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NCARD 52
+#define MAXCOL 10
+#define MAXFND 8
+#define MAXKEY 64
+#define MAXWANTS 4
+#define MAXRUN 104 /* COLUMN_MOVES holds sizes up to 104 */
+
+/* How a run on top of a column may move together (Rules.unit_length). */
+enum { UNIT_ALTERNATING, UNIT_SUITED_RUN, UNIT_FACE_UP };
+/* Which foundation a card may go to (Rules.foundation_slot). */
+enum { HOME_NONE, HOME_BY_SUIT, HOME_FIRST_FREE };
+
+/* Position fields, in engine.position.Position order. */
+enum { POS_TABLEAU = 0, POS_DOWN = 1, POS_WASTE = 3, POS_FOUNDATIONS = 5 };
+
+static const char *SPEC_NAME = "engine._legal.spec";
+
+typedef struct {
+    unsigned char key[NCARD], opens_empty[NCARD], rank[NCARD], suit[NCARD], red[NCARD];
+    unsigned char nwants[NCARD], wants[NCARD][MAXWANTS];
+    int unit, home, give_back;
+    /* Move tables, owned: COLUMN_MOVES[i][j][size], TO_FOUNDATION[i], WASTE_MOVES[j],
+     * the waste-to-foundation move, FROM_FOUNDATION[s][j]. */
+    PyObject *column_moves, *to_foundation, *waste_moves, *waste_home, *from_foundation;
+} Spec;
+
+static void spec_free(PyObject *capsule) {
+    Spec *spec = PyCapsule_GetPointer(capsule, SPEC_NAME);
+    if (spec == NULL) return;
+    Py_XDECREF(spec->column_moves);
+    Py_XDECREF(spec->to_foundation);
+    Py_XDECREF(spec->waste_moves);
+    Py_XDECREF(spec->waste_home);
+    Py_XDECREF(spec->from_foundation);
+    free(spec);
+}
+
+/* Read a tuple of NCARD small ints (or bools) below `limit` into `out`. */
+static int read_table(PyObject *table, unsigned char *out, long limit, const char *name) {
+    if (!PyTuple_Check(table) || PyTuple_GET_SIZE(table) != NCARD) {
+        PyErr_Format(PyExc_ValueError, "%s must be a tuple of %d entries", name, NCARD);
+        return -1;
+    }
+    for (Py_ssize_t c = 0; c < NCARD; c++) {
+        long value = PyLong_AsLong(PyTuple_GET_ITEM(table, c));
+        if (value == -1 && PyErr_Occurred()) return -1;
+        if (value < 0 || value >= limit) {
+            PyErr_Format(PyExc_ValueError, "%s[%zd] = %ld is out of range", name, c, value);
+            return -1;
+        }
+        out[c] = (unsigned char)value;
+    }
+    return 0;
+}
+
+static PyObject *legal_spec(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    static char *names[] = {"key",           "wants",       "opens_empty", "rank",
+                            "suit",          "red",         "unit",        "home",
+                            "give_back",     "column_moves", "to_foundation", "waste_moves",
+                            "waste_home",    "from_foundation", NULL};
+    PyObject *key, *wants, *opens_empty, *rank, *suit, *red;
+    PyObject *column_moves, *to_foundation, *waste_moves, *waste_home, *from_foundation;
+    int unit, home, give_back;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOiipO!O!O!OO!", names, &key, &wants,
+                                     &opens_empty, &rank, &suit, &red, &unit, &home,
+                                     &give_back, &PyTuple_Type, &column_moves, &PyTuple_Type,
+                                     &to_foundation, &PyTuple_Type, &waste_moves, &waste_home,
+                                     &PyTuple_Type, &from_foundation))
+        return NULL;
+    if (unit < UNIT_ALTERNATING || unit > UNIT_FACE_UP || home < HOME_NONE ||
+        home > HOME_FIRST_FREE) {
+        PyErr_SetString(PyExc_ValueError, "unknown unit or home rule");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(column_moves) < MAXCOL || PyTuple_GET_SIZE(to_foundation) < MAXCOL ||
+        PyTuple_GET_SIZE(waste_moves) < MAXCOL || PyTuple_GET_SIZE(from_foundation) < MAXFND) {
+        PyErr_SetString(PyExc_ValueError, "move tables too small");
+        return NULL;
+    }
+    Spec *spec = calloc(1, sizeof(Spec));
+    if (spec == NULL) return PyErr_NoMemory();
+    if (read_table(key, spec->key, MAXKEY, "key") < 0 ||
+        read_table(opens_empty, spec->opens_empty, 2, "opens_empty") < 0 ||
+        read_table(rank, spec->rank, 14, "rank") < 0 ||
+        read_table(suit, spec->suit, MAXFND, "suit") < 0 ||
+        read_table(red, spec->red, 2, "red") < 0) {
+        free(spec);
+        return NULL;
+    }
+    if (!PyTuple_Check(wants) || PyTuple_GET_SIZE(wants) != NCARD) {
+        free(spec);
+        PyErr_SetString(PyExc_ValueError, "wants must be a tuple of 52 tuples");
+        return NULL;
+    }
+    for (Py_ssize_t c = 0; c < NCARD; c++) {
+        PyObject *keys = PyTuple_GET_ITEM(wants, c);
+        if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) > MAXWANTS) {
+            free(spec);
+            PyErr_SetString(PyExc_ValueError, "each wants entry must be a tuple of few keys");
+            return NULL;
+        }
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(keys); k++) {
+            long value = PyLong_AsLong(PyTuple_GET_ITEM(keys, k));
+            if (value < 0 || value >= MAXKEY) {
+                free(spec);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a wanted key is out of range");
+                return NULL;
+            }
+            spec->wants[c][k] = (unsigned char)value;
+        }
+        spec->nwants[c] = (unsigned char)PyTuple_GET_SIZE(keys);
+    }
+    spec->unit = unit;
+    spec->home = home;
+    spec->give_back = give_back;
+    Py_INCREF(column_moves);
+    Py_INCREF(to_foundation);
+    Py_INCREF(waste_moves);
+    Py_INCREF(waste_home);
+    Py_INCREF(from_foundation);
+    spec->column_moves = column_moves;
+    spec->to_foundation = to_foundation;
+    spec->waste_moves = waste_moves;
+    spec->waste_home = waste_home;
+    spec->from_foundation = from_foundation;
+    PyObject *capsule = PyCapsule_New(spec, SPEC_NAME, spec_free);
+    if (capsule == NULL) {
+        Py_DECREF(column_moves);
+        Py_DECREF(to_foundation);
+        Py_DECREF(waste_moves);
+        Py_DECREF(waste_home);
+        Py_DECREF(from_foundation);
+        free(spec);
+    }
+    return capsule;
+}
+
+typedef struct {
+    int ncol, nfnd, ncard[MAXCOL], down[MAXCOL];
+    unsigned char cards[MAXCOL][MAXRUN];
+    int fnd_size[MAXFND], fnd_top[MAXFND];
+    int waste_top; /* -1: no waste */
+} Table;
+
+static int card_of(PyObject *item, const char *where) {
+    long card = PyLong_AsLong(item);
+    if (card == -1 && PyErr_Occurred()) return -1;
+    if (card < 0 || card >= NCARD) {
+        PyErr_Format(PyExc_ValueError, "card %ld in %s is not a card", card, where);
+        return -1;
+    }
+    return (int)card;
+}
+
+static PyObject *tuple_field(PyObject *pos, Py_ssize_t index, const char *name) {
+    PyObject *field = PyTuple_GET_ITEM(pos, index);
+    if (!PyTuple_Check(field)) {
+        PyErr_Format(PyExc_TypeError, "the position's %s must be a tuple", name);
+        return NULL;
+    }
+    return field;
+}
+
+static int read_position(PyObject *pos, Table *t) {
+    if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) <= POS_FOUNDATIONS) {
+        PyErr_SetString(PyExc_TypeError, "expected an engine Position");
+        return -1;
+    }
+    PyObject *tableau = tuple_field(pos, POS_TABLEAU, "tableau");
+    PyObject *down = tableau ? tuple_field(pos, POS_DOWN, "down") : NULL;
+    PyObject *waste = down ? tuple_field(pos, POS_WASTE, "waste") : NULL;
+    PyObject *fnd = waste ? tuple_field(pos, POS_FOUNDATIONS, "foundations") : NULL;
+    if (fnd == NULL) return -1;
+    t->ncol = (int)PyTuple_GET_SIZE(tableau);
+    t->nfnd = (int)PyTuple_GET_SIZE(fnd);
+    if (t->ncol > MAXCOL || PyTuple_GET_SIZE(down) != t->ncol || t->nfnd > MAXFND) {
+        PyErr_SetString(PyExc_ValueError, "too many columns or foundations");
+        return -1;
+    }
+    for (int j = 0; j < t->ncol; j++) {
+        PyObject *col = PyTuple_GET_ITEM(tableau, j);
+        if (!PyTuple_Check(col) || PyTuple_GET_SIZE(col) > MAXRUN) {
+            PyErr_SetString(PyExc_ValueError, "a column must be a tuple of at most 104 cards");
+            return -1;
+        }
+        t->ncard[j] = (int)PyTuple_GET_SIZE(col);
+        for (int k = 0; k < t->ncard[j]; k++) {
+            int card = card_of(PyTuple_GET_ITEM(col, k), "a column");
+            if (card < 0) return -1;
+            t->cards[j][k] = (unsigned char)card;
+        }
+        long d = PyLong_AsLong(PyTuple_GET_ITEM(down, j));
+        if (d == -1 && PyErr_Occurred()) return -1;
+        if (d < 0 || d > t->ncard[j]) {
+            PyErr_SetString(PyExc_ValueError, "a column has more face-down cards than cards");
+            return -1;
+        }
+        t->down[j] = (int)d;
+    }
+    for (int s = 0; s < t->nfnd; s++) {
+        PyObject *pile = PyTuple_GET_ITEM(fnd, s);
+        if (!PyTuple_Check(pile)) {
+            PyErr_SetString(PyExc_TypeError, "a foundation must be a tuple");
+            return -1;
+        }
+        t->fnd_size[s] = (int)PyTuple_GET_SIZE(pile);
+        t->fnd_top[s] = -1;
+        if (t->fnd_size[s]) {
+            t->fnd_top[s] = card_of(PyTuple_GET_ITEM(pile, t->fnd_size[s] - 1), "a foundation");
+            if (t->fnd_top[s] < 0) return -1;
+        }
+    }
+    t->waste_top = -1;
+    if (PyTuple_GET_SIZE(waste)) {
+        t->waste_top = card_of(PyTuple_GET_ITEM(waste, PyTuple_GET_SIZE(waste) - 1), "the waste");
+        if (t->waste_top < 0) return -1;
+    }
+    return 0;
+}
+
+/* Rules.unit_length: how many cards on top of column j move together at most. */
+static int unit_length(const Spec *spec, const Table *t, int j) {
+    int n = t->ncard[j], k = n - 1, down = t->down[j];
+    const unsigned char *col = t->cards[j];
+    switch (spec->unit) {
+    case UNIT_FACE_UP:
+        return n - down;
+    case UNIT_SUITED_RUN:
+        while (k > down && col[k - 1] == col[k] + 1 && spec->rank[col[k - 1]] > 1) k--;
+        return n - k;
+    default:
+        while (k > down && spec->rank[col[k - 1]] == spec->rank[col[k]] + 1 &&
+               spec->red[col[k - 1]] != spec->red[col[k]])
+            k--;
+        return n - k;
+    }
+}
+
+/* Rules.foundation_slot(...) is not None: whether `card` may go to a foundation now. */
+static int goes_home(const Spec *spec, const Table *t, int card) {
+    switch (spec->home) {
+    case HOME_BY_SUIT: {
+        int suit = spec->suit[card];
+        return suit < t->nfnd && t->fnd_size[suit] == spec->rank[card] - 1;
+    }
+    case HOME_FIRST_FREE:
+        for (int s = 0; s < t->nfnd; s++) {
+            if (spec->rank[card] == 1 ? t->fnd_size[s] == 0 : t->fnd_top[s] == card - 1)
+                return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int append(PyObject *moves, PyObject *move) { return PyList_Append(moves, move); }
+
+#define ITEM(table, i) PyTuple_GET_ITEM((table), (i))
+
+static PyObject *legal_moves(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *pos;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &pos)) return NULL;
+    Spec *spec = PyCapsule_GetPointer(capsule, SPEC_NAME);
+    if (spec == NULL) return NULL;
+    Table t;
+    if (read_position(pos, &t) < 0) return NULL;
+
+    /* Rules._targets: columns by the key their top card accepts, and the empty ones. */
+    unsigned char by_key[MAXKEY][MAXCOL], nby_key[MAXKEY];
+    int empties[MAXCOL], nempty = 0;
+    memset(nby_key, 0, sizeof nby_key);
+    for (int j = 0; j < t.ncol; j++) {
+        if (t.ncard[j] == 0) {
+            empties[nempty++] = j;
+            continue;
+        }
+        int top = t.cards[j][t.ncard[j] - 1];
+        for (int w = 0; w < spec->nwants[top]; w++) {
+            int key = spec->wants[top][w];
+            by_key[key][nby_key[key]++] = (unsigned char)j;
+        }
+    }
+
+    PyObject *moves = PyList_New(0);
+    if (moves == NULL) return NULL;
+    /* To the foundations: column tops, then the waste top. */
+    for (int i = 0; i < t.ncol; i++) {
+        if (t.ncard[i] && goes_home(spec, &t, t.cards[i][t.ncard[i] - 1]) &&
+            append(moves, ITEM(spec->to_foundation, i)) < 0)
+            goto fail;
+    }
+    if (t.waste_top >= 0 && goes_home(spec, &t, t.waste_top) &&
+        append(moves, spec->waste_home) < 0)
+        goto fail;
+    /* From the waste onto the columns. */
+    if (t.waste_top >= 0) {
+        int card = t.waste_top, key = spec->key[card];
+        for (int n = 0; n < nby_key[key]; n++) {
+            if (append(moves, ITEM(spec->waste_moves, by_key[key][n])) < 0) goto fail;
+        }
+        if (nempty && spec->opens_empty[card]) {
+            for (int n = 0; n < nempty; n++) {
+                if (append(moves, ITEM(spec->waste_moves, empties[n])) < 0) goto fail;
+            }
+        }
+    }
+    /* Between columns: every part of each column's unit, smallest first. */
+    for (int i = 0; i < t.ncol; i++) {
+        if (t.ncard[i] == 0) continue;
+        PyObject *from_here = ITEM(spec->column_moves, i);
+        int unit = unit_length(spec, &t, i);
+        for (int count = 1; count <= unit; count++) {
+            int card = t.cards[i][t.ncard[i] - count], key = spec->key[card];
+            for (int n = 0; n < nby_key[key]; n++) {
+                int j = by_key[key][n];
+                if (j != i && append(moves, ITEM(ITEM(from_here, j), count)) < 0) goto fail;
+            }
+            if (nempty && spec->opens_empty[card]) {
+                for (int n = 0; n < nempty; n++) {
+                    if (append(moves, ITEM(ITEM(from_here, empties[n]), count)) < 0) goto fail;
+                }
+            }
+        }
+    }
+    /* Back from the foundations, where the variant allows it. */
+    if (spec->give_back) {
+        for (int s = 0; s < t.nfnd; s++) {
+            if (t.fnd_size[s] == 0) continue;
+            int card = t.fnd_top[s], key = spec->key[card];
+            PyObject *from_pile = ITEM(spec->from_foundation, s);
+            for (int n = 0; n < nby_key[key]; n++) {
+                if (append(moves, ITEM(from_pile, by_key[key][n])) < 0) goto fail;
+            }
+            if (nempty && spec->opens_empty[card]) {
+                for (int n = 0; n < nempty; n++) {
+                    if (append(moves, ITEM(from_pile, empties[n])) < 0) goto fail;
+                }
+            }
+        }
+    }
+    return moves;
+fail:
+    Py_DECREF(moves);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"spec", (PyCFunction)(void (*)(void))legal_spec, METH_VARARGS | METH_KEYWORDS,
+     "spec(key, wants, opens_empty, rank, suit, red, unit, home, give_back, column_moves,\n"
+     "     to_foundation, waste_moves, waste_home, from_foundation) -> a variant's spec"},
+    {"moves", legal_moves, METH_VARARGS,
+     "moves(spec, position) -> the legal moves but the stock's, in the engine's order"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_legal", "The legal moves of a position, compiled.", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__legal(void) { return PyModule_Create(&module); }

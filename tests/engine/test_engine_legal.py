@@ -1,0 +1,108 @@
+"""The compiled move generation (engine/native/legal.c) on positions random play
+rarely reaches, and on input it must refuse instead of reading out of bounds.
+That it equals the interpreted generation along random play of every variant is a
+property in test_engine_properties.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import _legal, new_game
+from engine.moves import DRAW, FROM_FOUNDATION, Move
+from engine.position import Position
+
+
+def both(variant: str, pos: Position) -> tuple[list[Move], list[Move]]:
+    rules = new_game(variant, 1).rules
+    interpreted = rules.interpreted_moves(pos)
+    if rules.can_use_stock(pos):
+        interpreted.append(DRAW)
+    return rules.legal_moves(pos), interpreted
+
+
+def card(code: str) -> int:
+    from engine import parse_card
+
+    return int(parse_card(code))
+
+
+def test_kings_go_to_every_empty_column_from_waste_columns_and_foundations() -> None:
+    # Klondike: a King leads into an empty column from anywhere; an Ace goes home.
+    king_s, king_h, ace_c = card("Ks"), card("Kh"), card("Ac")
+    pos = Position(
+        tableau=((), (king_h,), (), (card("5d"),), (), (), ()),
+        down=(0, 0, 0, 0, 0, 0, 0),
+        stock=(),
+        waste=(ace_c, king_s),
+        fan=1,
+        foundations=((), (), (), tuple(card(f"{r}s") for r in "A 2 3 4 5 6 7 8 9 10 J Q".split())),
+        redeals=0,
+        moves=0,
+        score=0,
+    )
+    compiled, interpreted = both("klondike", pos)
+    assert compiled == interpreted
+    assert FROM_FOUNDATION[3][1] in compiled  # the Queen of spades back onto the Kh
+    assert FROM_FOUNDATION[3][0] not in compiled  # but not into a gap: only a King goes there
+    assert Move(-1, -2, 1) in compiled  # the waste's Ks onto the Qs of its foundation
+    assert Move(-1, 0, 1) in compiled  # the waste's King into the first empty column
+    assert Move(1, 2, 1) in compiled  # the King of column 2 into another empty one
+
+
+def test_a_whole_column_of_one_suit_moves_in_spider() -> None:
+    run = tuple(range(12, -1, -1))  # King of clubs down to the Ace: one suit, gapless
+    pos = Position(
+        tableau=(run, (), *(((card("9h"),),) * 8)),
+        down=(0,) * 10,
+        stock=(),
+        waste=(),
+        fan=0,
+        foundations=(),
+        redeals=0,
+        moves=0,
+        score=0,
+    )
+    compiled, interpreted = both("spider-4", pos)
+    assert compiled == interpreted
+    assert Move(0, 1, 13) in compiled
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"tableau": [()] * 7}, TypeError),
+        ({"tableau": (((99,),) + ((),) * 6)}, ValueError),
+        ({"down": (5,) + (0,) * 6}, ValueError),
+        ({"tableau": ((),) * 11, "down": (0,) * 11}, ValueError),
+        ({"foundations": [(), (), (), ()]}, TypeError),
+        ({"waste": (-1,)}, ValueError),
+    ],
+)
+def test_a_malformed_position_is_refused(change: dict[str, object], error: type) -> None:
+    rules = new_game("klondike", 1).rules
+    pos = new_game("klondike", 1).position._replace(**change)
+    with pytest.raises(error):
+        rules.legal_moves(pos)
+
+
+def test_a_spec_with_bad_tables_is_refused() -> None:
+    rules = new_game("klondike", 1).rules
+    with pytest.raises(ValueError):
+        _legal.spec(
+            key=(999,) * 52,
+            wants=rules.WANTS,
+            opens_empty=rules.OPENS_EMPTY,
+            rank=(1,) * 52,
+            suit=(0,) * 52,
+            red=(0,) * 52,
+            unit=0,
+            home=1,
+            give_back=True,
+            column_moves=(),
+            to_foundation=(),
+            waste_moves=(),
+            waste_home=DRAW,
+            from_foundation=(),
+        )
+    with pytest.raises(ValueError):
+        _legal.moves(object(), new_game("klondike", 1).position)
