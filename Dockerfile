@@ -9,7 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# A C compiler for the solver's extensions (engine/solver/native/, built by setup.py).
+# A C compiler for the C extensions (engine/native/, engine/solver/native/; setup.py).
 RUN apt-get update \
     && apt-get install --yes --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*

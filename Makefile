@@ -1,13 +1,13 @@
 # Solitaire Arena: `make run` starts the race server, `make test` runs every check.
 # Each target first creates .venv and installs the project into it (editable) when needed,
 # so either one alone works on a fresh clone; the install is redone when pyproject.toml,
-# setup.py or the solver's C sources change. PYTHON must be Python 3.11 or newer.
+# setup.py or the C sources change. PYTHON must be Python 3.11 or newer.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# The install also compiles the solver's C extensions, so it is redone when they change.
-BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/solver/native/*.[ch])
+# The install also compiles the C extensions, so it is redone when they change.
+BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/native/*.[ch] engine/solver/native/*.[ch])
 
 .PHONY: run test
 

@@ -17,7 +17,7 @@ from engine.cards import KING, RANK, RED, SUIT
 from engine.deal import shuffled
 from engine.moves import FOUNDATION, WASTE, Move
 from engine.position import Pile, Position
-from engine.rules import OptionValue, Rules, alternating_tables
+from engine.rules import HOME_BY_SUIT, UNIT_ALTERNATING, OptionValue, Rules, alternating_tables
 from engine.text import card_label, colour_word, rank_label
 
 _KEY, _WANTS = alternating_tables()
@@ -32,6 +32,8 @@ class Klondike(Rules):
     has_waste: ClassVar[bool] = True
     suited_foundations: ClassVar[bool] = True
     KEY: ClassVar[tuple[int, ...]] = _KEY
+    UNIT: ClassVar[int] = UNIT_ALTERNATING
+    HOME: ClassVar[int] = HOME_BY_SUIT
     WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _WANTS
     option_defaults: ClassVar[dict[str, OptionValue]] = {"passes": 0}
     draw: ClassVar[int] = 1

@@ -123,6 +123,11 @@ COLUMN_MOVES: Final = tuple(
 )
 TO_FOUNDATION: Final = tuple(Move(source, FOUNDATION, 1) for source in range(10))
 WASTE_MOVES: Final = tuple(Move(WASTE, target, 1) for target in range(10))
+WASTE_HOME: Final = Move(WASTE, FOUNDATION, 1)
+# FROM_FOUNDATION[pile][target]: a foundation's top card back onto a column.
+FROM_FOUNDATION: Final = tuple(
+    tuple(Move(foundation_source(pile), target, 1) for target in range(10)) for pile in range(8)
+)
 
 
 def _all_notations() -> dict[Move, tuple[str, str]]:

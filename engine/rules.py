@@ -17,21 +17,23 @@ Spider by rank alone.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import ClassVar
+from typing import ClassVar, Final
 
-from engine.cards import KING, RANK, RED
+from engine import _legal
+from engine.cards import KING, RANK, RED, SUIT
 from engine.errors import IllegalMoveError
 from engine.moves import (
     COLUMN_MOVES,
     DRAW,
     FOUNDATION,
+    FROM_FOUNDATION,
     STOCK,
     TO_FOUNDATION,
     WASTE,
+    WASTE_HOME,
     WASTE_MOVES,
     Move,
     foundation_index,
-    foundation_source,
     is_foundation_source,
 )
 from engine.position import Pile, Position
@@ -40,6 +42,41 @@ from engine.text import card_label, column_label
 OptionValue = int | str | bool
 # Columns by the key their top card accepts, and the empty columns.
 Targets = tuple[dict[int, list[int]], list[int]]
+
+# What ``unit_length`` and ``foundation_slot`` do, named for the compiled move
+# generation (engine/native/legal.c), which cannot call them: a run that alternates
+# colours downwards, a gapless run of one suit, or every face-up card; no card goes
+# home by a move, each suit has its own foundation, or an Ace takes the first free one.
+UNIT_ALTERNATING: Final = 0
+UNIT_SUITED_RUN: Final = 1
+UNIT_FACE_UP: Final = 2
+HOME_NONE: Final = 0
+HOME_BY_SUIT: Final = 1
+HOME_FIRST_FREE: Final = 2
+_SPECS: dict[type[Rules], object] = {}
+
+
+def _spec(rules: Rules) -> object:
+    """The compiled generation's tables for a variant, made once."""
+    spec = _SPECS.get(type(rules))
+    if spec is None:
+        spec = _SPECS[type(rules)] = _legal.spec(
+            key=rules.KEY,
+            wants=rules.WANTS,
+            opens_empty=rules.OPENS_EMPTY,
+            rank=RANK,
+            suit=SUIT,
+            red=RED,
+            unit=rules.UNIT,
+            home=rules.HOME,
+            give_back=rules.foundations_give_back(),
+            column_moves=COLUMN_MOVES,
+            to_foundation=TO_FOUNDATION,
+            waste_moves=WASTE_MOVES,
+            waste_home=WASTE_HOME,
+            from_foundation=FROM_FOUNDATION,
+        )
+    return spec
 
 
 class Rules:
@@ -62,6 +99,9 @@ class Rules:
     # Which cards may lead a unit into an empty column. Klondike and Yukon: only a
     # King (rules.md); Spider: any card.
     OPENS_EMPTY: ClassVar[tuple[bool, ...]] = tuple(RANK[c] == KING for c in range(52))
+    # What unit_length and foundation_slot do (UNIT_* and HOME_* above).
+    UNIT: ClassVar[int] = UNIT_ALTERNATING
+    HOME: ClassVar[int] = HOME_NONE
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         given = dict(options or {})
@@ -79,6 +119,7 @@ class Rules:
             values[key] = value
         self.options: dict[str, OptionValue] = values
         self.check_options()
+        self._moves_spec = _spec(self)
 
     def check_options(self) -> None:
         """Reject option values out of range (subclasses)."""
@@ -110,7 +151,19 @@ class Rules:
 
     def legal_moves(self, pos: Position) -> list[Move]:
         """Every legal move, in a fixed order: to the foundations, from the waste,
-        between columns, from the foundations, then the stock."""
+        between columns, from the foundations, then the stock.
+
+        The moves but the stock's come from the compiled generation
+        (engine/native/legal.c), which does what ``interpreted_moves`` does.
+        """
+        moves: list[Move] = _legal.moves(self._moves_spec, pos)
+        if self.can_use_stock(pos):
+            moves.append(DRAW)
+        return moves
+
+    def interpreted_moves(self, pos: Position) -> list[Move]:
+        """The legal moves but the stock's, in the order of ``legal_moves``: the
+        reference the compiled generation is tested against, and the rules' own words."""
         moves: list[Move] = []
         targets = self._targets(pos)
         self._foundation_moves(pos, moves)
@@ -118,8 +171,6 @@ class Rules:
             self._waste_moves(pos, targets, moves)
         self._column_moves(pos, targets, moves)
         self._moves_from_foundations(pos, targets, moves)
-        if self.can_use_stock(pos):
-            moves.append(DRAW)
         return moves
 
     def _targets(self, pos: Position) -> Targets:
@@ -144,7 +195,7 @@ class Rules:
             if col and self.foundation_slot(fnd, col[-1]) is not None:
                 moves.append(TO_FOUNDATION[i])
         if pos.waste and self.foundation_slot(fnd, pos.waste[-1]) is not None:
-            moves.append(Move(WASTE, FOUNDATION, 1))
+            moves.append(WASTE_HOME)
 
     def _waste_moves(self, pos: Position, targets: Targets, moves: list[Move]) -> None:
         card = pos.waste[-1]
@@ -184,9 +235,9 @@ class Rules:
             if pile:
                 card = pile[-1]
                 for j in by_key.get(self.KEY[card], ()):
-                    moves.append(Move(foundation_source(s), j, 1))
+                    moves.append(FROM_FOUNDATION[s][j])
                 if empties and self.OPENS_EMPTY[card]:
-                    moves.extend(Move(foundation_source(s), j, 1) for j in empties)
+                    moves.extend(FROM_FOUNDATION[s][j] for j in empties)
 
     def foundations_give_back(self) -> bool:
         """Whether a foundation's top card may come back onto a column (rules.md:

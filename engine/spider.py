@@ -18,9 +18,9 @@ from typing import ClassVar
 
 from engine.cards import HEARTS, KING, RANK, SPADES, number
 from engine.deal import shuffled
-from engine.moves import DRAW, Move
+from engine.moves import Move
 from engine.position import Pile, Position
-from engine.rules import OptionValue, Rules
+from engine.rules import HOME_NONE, UNIT_SUITED_RUN, OptionValue, Rules
 from engine.text import card_label, rank_label
 
 _SUITS_IN_PLAY = {1: (SPADES,), 2: (HEARTS, SPADES), 4: (0, 1, 2, 3)}
@@ -41,6 +41,8 @@ class Spider(Rules):
     total_cards: ClassVar[int] = 104
     has_stock: ClassVar[bool] = True
     KEY: ClassVar[tuple[int, ...]] = tuple(RANK[c] for c in range(52))
+    UNIT: ClassVar[int] = UNIT_SUITED_RUN
+    HOME: ClassVar[int] = HOME_NONE
     WANTS: ClassVar[tuple[tuple[int, ...], ...]] = tuple(
         (RANK[t] - 1,) if RANK[t] > 1 else () for t in range(52)
     )
@@ -182,13 +184,6 @@ class Spider(Rules):
     def is_stuck(self, pos: Position, legal: list[Move]) -> bool:
         """Lost: no move and no deal left (seed 003)."""
         return not self.is_won(pos) and not legal
-
-    def legal_moves(self, pos: Position) -> list[Move]:
-        moves: list[Move] = []
-        self._column_moves(pos, self._targets(pos), moves)
-        if self.can_use_stock(pos):
-            moves.append(DRAW)
-        return moves
 
 
 class Spider1(Spider):

@@ -16,7 +16,7 @@ from engine.deal import shuffled
 from engine.klondike import alternating_reason
 from engine.moves import Move, is_foundation_source
 from engine.position import Pile, Position
-from engine.rules import Rules, alternating_tables
+from engine.rules import HOME_FIRST_FREE, UNIT_FACE_UP, Rules, alternating_tables
 from engine.text import card_label
 
 _ALT_KEY, _ALT_WANTS = alternating_tables()
@@ -36,6 +36,8 @@ class Yukon(Rules):
     name: ClassVar[str] = "yukon"
     columns: ClassVar[int] = 7
     KEY: ClassVar[tuple[int, ...]] = _ALT_KEY
+    UNIT: ClassVar[int] = UNIT_FACE_UP
+    HOME: ClassVar[int] = HOME_FIRST_FREE
     WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _ALT_WANTS
 
     def deal(self, seed: int) -> Position:

@@ -35,7 +35,14 @@ def test_kings_go_to_every_empty_column_from_waste_columns_and_foundations() -> 
         stock=(),
         waste=(ace_c, king_s),
         fan=1,
-        foundations=((), (), (), tuple(card(f"{r}s") for r in "A 2 3 4 5 6 7 8 9 10 J Q".split())),
+        foundations=(
+            (),
+            (),
+            (),
+            tuple(
+                card(f"{r}s") for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]
+            ),
+        ),
         redeals=0,
         moves=0,
         score=0,

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine import Game, IllegalMoveError, Move, Termination, new_game, replay
 from engine.cards import CODES
+from engine.moves import DRAW
 from engine.position import Position
 from engine.position_text import game_from_text, game_text, parse_position, position_text
 
@@ -156,6 +157,20 @@ def test_every_listed_move_plays_and_no_unlisted_move_does(variant, options, see
             assert error.value.en and error.value.de
             assert probe.position == pos
         _check_outcome(game)
+
+
+@variants
+@examples
+@given(seed=seeds, rnd=walks)
+def test_compiled_moves_are_the_interpreted_ones_in_their_order(variant, options, seed, rnd):
+    # The order matters too: views, hints and "the first legal move" follow it.
+    game = new_game(variant, seed, options)
+    for _ in walk(game, rnd):
+        rules, pos = game.rules, game.position
+        interpreted = rules.interpreted_moves(pos)
+        if rules.can_use_stock(pos):
+            interpreted.append(DRAW)
+        assert rules.legal_moves(pos) == interpreted
 
 
 @variants
