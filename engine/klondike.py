@@ -32,9 +32,9 @@ class Klondike(Rules):
     has_waste: ClassVar[bool] = True
     suited_foundations: ClassVar[bool] = True
     KEY: ClassVar[tuple[int, ...]] = _KEY
+    WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _WANTS
     UNIT: ClassVar[int] = UNIT_ALTERNATING
     HOME: ClassVar[int] = HOME_BY_SUIT
-    WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _WANTS
     option_defaults: ClassVar[dict[str, OptionValue]] = {"passes": 0}
     draw: ClassVar[int] = 1
 

@@ -41,11 +41,11 @@ class Spider(Rules):
     total_cards: ClassVar[int] = 104
     has_stock: ClassVar[bool] = True
     KEY: ClassVar[tuple[int, ...]] = tuple(RANK[c] for c in range(52))
-    UNIT: ClassVar[int] = UNIT_SUITED_RUN
-    HOME: ClassVar[int] = HOME_NONE
     WANTS: ClassVar[tuple[tuple[int, ...], ...]] = tuple(
         (RANK[t] - 1,) if RANK[t] > 1 else () for t in range(52)
     )
+    UNIT: ClassVar[int] = UNIT_SUITED_RUN
+    HOME: ClassVar[int] = HOME_NONE
     OPENS_EMPTY: ClassVar[tuple[bool, ...]] = (True,) * 52  # any unit (seed 003)
     option_defaults: ClassVar[dict[str, OptionValue]] = {"layout": "seed"}
     suits: ClassVar[int] = 4

@@ -36,9 +36,9 @@ class Yukon(Rules):
     name: ClassVar[str] = "yukon"
     columns: ClassVar[int] = 7
     KEY: ClassVar[tuple[int, ...]] = _ALT_KEY
+    WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _ALT_WANTS
     UNIT: ClassVar[int] = UNIT_FACE_UP
     HOME: ClassVar[int] = HOME_FIRST_FREE
-    WANTS: ClassVar[tuple[tuple[int, ...], ...]] = _ALT_WANTS
 
     def deal(self, seed: int) -> Position:
         """Columns take 1, 6, 7, 8, 9, 10, 11 cards from the shuffled deck, column by

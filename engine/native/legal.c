@@ -288,7 +288,7 @@ static PyObject *legal_moves(PyObject *self, PyObject *args) {
     if (read_position(pos, &t) < 0) return NULL;
 
     /* Rules._targets: columns by the key their top card accepts, and the empty ones. */
-    unsigned char by_key[MAXKEY][MAXCOL], nby_key[MAXKEY];
+    unsigned char by_key[MAXKEY][MAXCOL * MAXWANTS], nby_key[MAXKEY];
     int empties[MAXCOL], nempty = 0;
     memset(nby_key, 0, sizeof nby_key);
     for (int j = 0; j < t.ncol; j++) {
