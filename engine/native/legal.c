@@ -72,6 +72,28 @@ static int read_table(PyObject *table, unsigned char *out, long limit, const cha
     return 0;
 }
 
+/* Whether the move tables have an entry for every index generation may use: the
+ * tables are read without bounds checks afterwards. */
+static int tables_fit(PyObject *column_moves, PyObject *to_foundation, PyObject *waste_moves,
+                      PyObject *from_foundation) {
+    if (PyTuple_GET_SIZE(column_moves) < MAXCOL || PyTuple_GET_SIZE(to_foundation) < MAXCOL ||
+        PyTuple_GET_SIZE(waste_moves) < MAXCOL || PyTuple_GET_SIZE(from_foundation) < MAXFND)
+        return 0;
+    for (Py_ssize_t i = 0; i < MAXCOL; i++) {
+        PyObject *from_here = PyTuple_GET_ITEM(column_moves, i);
+        if (!PyTuple_Check(from_here) || PyTuple_GET_SIZE(from_here) < MAXCOL) return 0;
+        for (Py_ssize_t j = 0; j < MAXCOL; j++) {
+            PyObject *sizes = PyTuple_GET_ITEM(from_here, j);
+            if (!PyTuple_Check(sizes) || PyTuple_GET_SIZE(sizes) <= MAXRUN) return 0;
+        }
+    }
+    for (Py_ssize_t s = 0; s < MAXFND; s++) {
+        PyObject *targets = PyTuple_GET_ITEM(from_foundation, s);
+        if (!PyTuple_Check(targets) || PyTuple_GET_SIZE(targets) < MAXCOL) return 0;
+    }
+    return 1;
+}
+
 static PyObject *legal_spec(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *names[] = {"key",           "wants",       "opens_empty", "rank",
@@ -92,9 +114,8 @@ static PyObject *legal_spec(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "unknown unit or home rule");
         return NULL;
     }
-    if (PyTuple_GET_SIZE(column_moves) < MAXCOL || PyTuple_GET_SIZE(to_foundation) < MAXCOL ||
-        PyTuple_GET_SIZE(waste_moves) < MAXCOL || PyTuple_GET_SIZE(from_foundation) < MAXFND) {
-        PyErr_SetString(PyExc_ValueError, "move tables too small");
+    if (!tables_fit(column_moves, to_foundation, waste_moves, from_foundation)) {
+        PyErr_SetString(PyExc_ValueError, "a move table is too small for every column and size");
         return NULL;
     }
     Spec *spec = calloc(1, sizeof(Spec));

@@ -8,8 +8,18 @@ from __future__ import annotations
 import pytest
 
 from engine import _legal, new_game
-from engine.moves import DRAW, FROM_FOUNDATION, Move
+from engine.cards import RANK, RED, SUIT
+from engine.moves import (
+    COLUMN_MOVES,
+    DRAW,
+    FROM_FOUNDATION,
+    TO_FOUNDATION,
+    WASTE_HOME,
+    WASTE_MOVES,
+    Move,
+)
 from engine.position import Position
+from engine.rules import HOME_BY_SUIT, UNIT_ALTERNATING
 
 
 def both(variant: str, pos: Position) -> tuple[list[Move], list[Move]]:
@@ -92,24 +102,53 @@ def test_a_malformed_position_is_refused(change: dict[str, object], error: type)
         rules.legal_moves(pos)
 
 
-def test_a_spec_with_bad_tables_is_refused() -> None:
+def klondike_tables(**change: object) -> dict[str, object]:
+    """What engine.rules hands the compiled generation for Klondike, with ``change``."""
     rules = new_game("klondike", 1).rules
+    tables: dict[str, object] = {
+        "key": rules.KEY,
+        "wants": rules.WANTS,
+        "opens_empty": rules.OPENS_EMPTY,
+        "rank": RANK,
+        "suit": SUIT,
+        "red": RED,
+        "unit": UNIT_ALTERNATING,
+        "home": HOME_BY_SUIT,
+        "give_back": True,
+        "column_moves": COLUMN_MOVES,
+        "to_foundation": TO_FOUNDATION,
+        "waste_moves": WASTE_MOVES,
+        "waste_home": WASTE_HOME,
+        "from_foundation": FROM_FOUNDATION,
+    }
+    return {**tables, **change}
+
+
+def test_the_tables_of_engine_rules_make_a_spec() -> None:
+    spec = _legal.spec(**klondike_tables())  # type: ignore[arg-type]
+    pos = new_game("klondike", 1).position
+    assert _legal.moves(spec, pos) == new_game("klondike", 1).rules.interpreted_moves(pos)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"key": (999,) * 52},  # a key past the table of targets
+        {"rank": (1,) * 51},  # not a table of every card
+        {"wants": ((1, 2, 3, 4, 5),) * 52},  # more wanted keys than a card can have
+        {"unit": 7},
+        {"home": -1},
+        {"column_moves": tuple(tuple(t[:5] for t in row) for row in COLUMN_MOVES)},
+        {"from_foundation": FROM_FOUNDATION[:3]},
+        {"to_foundation": ()},
+    ],
+)
+def test_a_spec_with_bad_tables_is_refused(change: dict[str, object]) -> None:
+    # The tables are read without bounds checks once accepted: each must be whole.
     with pytest.raises(ValueError):
-        _legal.spec(
-            key=(999,) * 52,
-            wants=rules.WANTS,
-            opens_empty=rules.OPENS_EMPTY,
-            rank=(1,) * 52,
-            suit=(0,) * 52,
-            red=(0,) * 52,
-            unit=0,
-            home=1,
-            give_back=True,
-            column_moves=(),
-            to_foundation=(),
-            waste_moves=(),
-            waste_home=DRAW,
-            from_foundation=(),
-        )
+        _legal.spec(**klondike_tables(**change))  # type: ignore[arg-type]
+
+
+def test_only_a_spec_is_taken_as_one() -> None:
     with pytest.raises(ValueError):
         _legal.moves(object(), new_game("klondike", 1).position)
