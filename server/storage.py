@@ -28,11 +28,23 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+# What a lost database looks like from asyncpg. A pooled connection whose server
+# process was ended can also fail with InternalClientError ("cannot switch to state
+# 15; another operation is in progress", asyncpg issue 1069); the pool then drops it
+# on release, as it does every connection whose reset fails.
+DATABASE_LOST = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+)
+
+
 def _guarded(func: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await func(*args, **kwargs)
-        except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError) as err:
+        except DATABASE_LOST as err:
             raise UnavailableError() from err
 
     wrapper.__doc__ = func.__doc__

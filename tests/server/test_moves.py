@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import asyncpg
+import pytest
 from arena_client import Client
 from websockets.asyncio.client import connect as ws_connect
 
 from server.app import ArenaServer
+from server.errors import UnavailableError
+from server.storage import _guarded
 
 
 async def test_unreadable_illegal_and_ambiguous_moves_change_nothing(connect: Any) -> None:
@@ -144,6 +147,29 @@ async def test_lost_database_connections_give_unavailable_then_recover(
     assert view["view"]["counters"]["moves"] == moved
     again = await ann.ok("move", game=game, text="d", move_id="after")
     assert again["view"]["counters"]["moves"] == moved + 1
+
+
+@pytest.mark.parametrize(
+    "lost",
+    [
+        asyncpg.InternalClientError(
+            "cannot switch to state 15; another operation (2) is in progress"
+        ),
+        asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation"),
+        ConnectionResetError(),
+    ],
+)
+async def test_a_connection_whose_server_process_ended_reads_as_unavailable(
+    lost: Exception,
+) -> None:
+    # What asyncpg raises depends on when the cut lands (the test above meets each now
+    # and then): every one is the database gone, never an internal error.
+    @_guarded
+    async def read() -> None:
+        raise lost
+
+    with pytest.raises(UnavailableError, match="cannot reach its database"):
+        await read()
 
 
 async def test_a_practice_view_carries_its_clock_from_the_stored_game(
