@@ -162,8 +162,8 @@ class Rules:
         return moves
 
     def interpreted_moves(self, pos: Position) -> list[Move]:
-        """The legal moves but the stock's, in the order of ``legal_moves``: the
-        reference the compiled generation is tested against, and the rules' own words."""
+        """``legal_moves`` in Python, the same list in the same order: the reference
+        the compiled generation is tested against, and the rules' own words."""
         moves: list[Move] = []
         targets = self._targets(pos)
         self._foundation_moves(pos, moves)
@@ -171,6 +171,8 @@ class Rules:
             self._waste_moves(pos, targets, moves)
         self._column_moves(pos, targets, moves)
         self._moves_from_foundations(pos, targets, moves)
+        if self.can_use_stock(pos):
+            moves.append(DRAW)
         return moves
 
     def _targets(self, pos: Position) -> Targets:

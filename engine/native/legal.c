@@ -1,9 +1,10 @@
 /* The legal moves of a position, compiled (engine._legal).
  *
  * The same generation as Rules.interpreted_moves in engine/rules.py, which stays
- * the readable reference: the same tables (KEY, WANTS, OPENS_EMPTY), the same three
- * ways a run may move (units), the same foundation rules, and the same order of
- * moves, so that a view, a hint or a replay cannot tell the two apart; a test plays
+ * the readable reference, but for the stock's move (Rules.legal_moves adds that):
+ * the same tables (KEY, WANTS, OPENS_EMPTY), the same three ways a run may move
+ * (units), the same foundation rules, and the same order of moves, so that a view,
+ * a hint or a replay cannot tell the two apart; a test plays
  * every variant at random and compares them position by position. It runs for every
  * view the server sends, where the interpreted loops were the largest single cost
  * of a move (docs/performance.md).
@@ -43,15 +44,19 @@ typedef struct {
     PyObject *column_moves, *to_foundation, *waste_moves, *waste_home, *from_foundation;
 } Spec;
 
-static void spec_free(PyObject *capsule) {
-    Spec *spec = PyCapsule_GetPointer(capsule, SPEC_NAME);
-    if (spec == NULL) return;
+/* Let go of a spec's move tables and its memory. */
+static void spec_release(Spec *spec) {
     Py_XDECREF(spec->column_moves);
     Py_XDECREF(spec->to_foundation);
     Py_XDECREF(spec->waste_moves);
     Py_XDECREF(spec->waste_home);
     Py_XDECREF(spec->from_foundation);
     free(spec);
+}
+
+static void spec_free(PyObject *capsule) {
+    Spec *spec = PyCapsule_GetPointer(capsule, SPEC_NAME);
+    if (spec != NULL) spec_release(spec);
 }
 
 /* Read a tuple of NCARD small ints (or bools) below `limit` into `out`. */
@@ -68,6 +73,32 @@ static int read_table(PyObject *table, unsigned char *out, long limit, const cha
             return -1;
         }
         out[c] = (unsigned char)value;
+    }
+    return 0;
+}
+
+/* Read WANTS: for each card, the few keys a column topped by it accepts. */
+static int read_wants(PyObject *wants, Spec *spec) {
+    if (!PyTuple_Check(wants) || PyTuple_GET_SIZE(wants) != NCARD) {
+        PyErr_SetString(PyExc_ValueError, "wants must be a tuple of 52 tuples");
+        return -1;
+    }
+    for (Py_ssize_t c = 0; c < NCARD; c++) {
+        PyObject *keys = PyTuple_GET_ITEM(wants, c);
+        if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) > MAXWANTS) {
+            PyErr_SetString(PyExc_ValueError, "each wants entry must be a tuple of few keys");
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(keys); k++) {
+            long value = PyLong_AsLong(PyTuple_GET_ITEM(keys, k));
+            if (value == -1 && PyErr_Occurred()) return -1;
+            if (value < 0 || value >= MAXKEY) {
+                PyErr_SetString(PyExc_ValueError, "a wanted key is out of range");
+                return -1;
+            }
+            spec->wants[c][k] = (unsigned char)value;
+        }
+        spec->nwants[c] = (unsigned char)PyTuple_GET_SIZE(keys);
     }
     return 0;
 }
@@ -118,42 +149,21 @@ static PyObject *legal_spec(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "a move table is too small for every column and size");
         return NULL;
     }
-    Spec *spec = calloc(1, sizeof(Spec));
+    /* Every table is read and checked before anything is owned, so a refusal frees nothing. */
+    Spec tables;
+    memset(&tables, 0, sizeof tables);
+    if (read_table(key, tables.key, MAXKEY, "key") < 0 ||
+        read_table(opens_empty, tables.opens_empty, 2, "opens_empty") < 0 ||
+        read_table(rank, tables.rank, 14, "rank") < 0 ||
+        read_table(suit, tables.suit, MAXFND, "suit") < 0 ||
+        read_table(red, tables.red, 2, "red") < 0 || read_wants(wants, &tables) < 0)
+        return NULL;
+    tables.unit = unit;
+    tables.home = home;
+    tables.give_back = give_back;
+    Spec *spec = malloc(sizeof(Spec));
     if (spec == NULL) return PyErr_NoMemory();
-    if (read_table(key, spec->key, MAXKEY, "key") < 0 ||
-        read_table(opens_empty, spec->opens_empty, 2, "opens_empty") < 0 ||
-        read_table(rank, spec->rank, 14, "rank") < 0 ||
-        read_table(suit, spec->suit, MAXFND, "suit") < 0 ||
-        read_table(red, spec->red, 2, "red") < 0) {
-        free(spec);
-        return NULL;
-    }
-    if (!PyTuple_Check(wants) || PyTuple_GET_SIZE(wants) != NCARD) {
-        free(spec);
-        PyErr_SetString(PyExc_ValueError, "wants must be a tuple of 52 tuples");
-        return NULL;
-    }
-    for (Py_ssize_t c = 0; c < NCARD; c++) {
-        PyObject *keys = PyTuple_GET_ITEM(wants, c);
-        if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) > MAXWANTS) {
-            free(spec);
-            PyErr_SetString(PyExc_ValueError, "each wants entry must be a tuple of few keys");
-            return NULL;
-        }
-        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(keys); k++) {
-            long value = PyLong_AsLong(PyTuple_GET_ITEM(keys, k));
-            if (value < 0 || value >= MAXKEY) {
-                free(spec);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a wanted key is out of range");
-                return NULL;
-            }
-            spec->wants[c][k] = (unsigned char)value;
-        }
-        spec->nwants[c] = (unsigned char)PyTuple_GET_SIZE(keys);
-    }
-    spec->unit = unit;
-    spec->home = home;
-    spec->give_back = give_back;
+    *spec = tables;
     Py_INCREF(column_moves);
     Py_INCREF(to_foundation);
     Py_INCREF(waste_moves);
@@ -165,14 +175,7 @@ static PyObject *legal_spec(PyObject *self, PyObject *args, PyObject *kwargs) {
     spec->waste_home = waste_home;
     spec->from_foundation = from_foundation;
     PyObject *capsule = PyCapsule_New(spec, SPEC_NAME, spec_free);
-    if (capsule == NULL) {
-        Py_DECREF(column_moves);
-        Py_DECREF(to_foundation);
-        Py_DECREF(waste_moves);
-        Py_DECREF(waste_home);
-        Py_DECREF(from_foundation);
-        free(spec);
-    }
+    if (capsule == NULL) spec_release(spec);
     return capsule;
 }
 
@@ -225,11 +228,6 @@ static int read_position(PyObject *pos, Table *t) {
             return -1;
         }
         t->ncard[j] = (int)PyTuple_GET_SIZE(col);
-        for (int k = 0; k < t->ncard[j]; k++) {
-            int card = card_of(PyTuple_GET_ITEM(col, k), "a column");
-            if (card < 0) return -1;
-            t->cards[j][k] = (unsigned char)card;
-        }
         long d = PyLong_AsLong(PyTuple_GET_ITEM(down, j));
         if (d == -1 && PyErr_Occurred()) return -1;
         if (d < 0 || d > t->ncard[j]) {
@@ -237,6 +235,14 @@ static int read_position(PyObject *pos, Table *t) {
             return -1;
         }
         t->down[j] = (int)d;
+        /* Only the face-up cards (and the top, always) take part in a move: the
+         * face-down ones below are left unread. */
+        int first = d < t->ncard[j] ? (int)d : t->ncard[j] - 1;
+        for (int k = first < 0 ? 0 : first; k < t->ncard[j]; k++) {
+            int card = card_of(PyTuple_GET_ITEM(col, k), "a column");
+            if (card < 0) return -1;
+            t->cards[j][k] = (unsigned char)card;
+        }
     }
     for (int s = 0; s < t->nfnd; s++) {
         PyObject *pile = PyTuple_GET_ITEM(fnd, s);
