@@ -23,7 +23,7 @@ from engine.moves import Move
 from engine.notation import hint_move, parse_move
 from engine.position import Position
 from engine.rules import Rules
-from engine.view import Shown, player_view
+from engine.view import player_view
 
 UNDO: Final = "undo"
 HINT: Final = "hint"
@@ -101,8 +101,6 @@ class Game:
         # The legal moves of one position, kept because parsing a move, the view and
         # the outcome all need them and generating them is the costliest step.
         self._legal: tuple[Position, list[Move]] | None = None
-        # What the last view showed, so the next reuses the piles a move left alone.
-        self._shown: Shown | None = None
 
     @property
     def options(self) -> dict[str, int | str | bool]:
@@ -237,8 +235,7 @@ class Game:
 
     def view(self) -> dict[str, object]:
         """What the player may see, JSON-ready; see ``engine.view``."""
-        view, self._shown = player_view(self, self._shown)
-        return view
+        return player_view(self)
 
     def __repr__(self) -> str:
         return f"<Game {self.variant} seed={self.seed} moves={self.position.moves}>"

@@ -62,7 +62,7 @@ class Move(NamedTuple):
 
     def notation(self) -> str:
         """The canonical text form (looked up: views list every legal move)."""
-        found = _NOTATIONS.get(self)
+        found = NOTATIONS.get(self)
         return found[1] if found is not None else self._format()
 
     def _format(self) -> str:
@@ -144,11 +144,11 @@ def _all_notations() -> dict[Move, tuple[str, str]]:
 
 # Plain dicts, read only by convention: a lookup in one runs for every legal move
 # of every view, and a MappingProxyType's costs twice a dict's.
-_NOTATIONS: Final[dict[Move, tuple[str, str]]] = _all_notations()
+NOTATIONS: Final[dict[Move, tuple[str, str]]] = _all_notations()
 # Canonical text back to its move: clients mostly send moves in canonical form.
 _BY_TEXT: Final[dict[str, Move]] = {
     text: move
-    for move, (_, text) in _NOTATIONS.items()
+    for move, (_, text) in NOTATIONS.items()
     if move == DRAW or _CANONICAL.fullmatch(text)
 }
 
@@ -156,5 +156,5 @@ _BY_TEXT: Final[dict[str, Move]] = {
 def named(move: Move) -> tuple[str, str]:
     """The name of the move's source and the move's canonical text (views list both
     for every legal move, so they are looked up rather than formatted)."""
-    found = _NOTATIONS.get(move)
+    found = NOTATIONS.get(move)
     return found if found is not None else (source_key(move.source), move._format())

@@ -7,8 +7,8 @@ one transaction with one ``unnest`` insert per table, and wakes the writers. The
 writes of one batch commit together and in queue order, so events keep their
 per-race order.
 
-A move row whose ``(game_id, seq)`` (or ``(game_id, move_id)``) is taken already
-means another connection of the same player moved first: that write fails with
+A move row whose ``(game_id, seq)`` is taken already means another connection
+(or server process) of the same player moved first: that write fails with
 ``ConflictError`` and the rest of the batch is committed without it.
 """
 
@@ -140,15 +140,18 @@ class GroupCommitter:
         self._committing = 0  # commits under way
         self._closing = False
 
-    async def submit(
+    def submit(
         self,
         moves: Sequence[MoveRow] = (),
         events: Sequence[EventRow] = (),
         statements: Sequence[tuple[str, tuple[Any, ...]]] = (),
-    ) -> None:
-        """Wait until these rows are committed.
+    ) -> asyncio.Future[None]:
+        """Queue these rows; the future is done once they are committed.
 
-        Raises:
+        The future itself is returned, not a coroutine awaiting it: every move waits
+        on one, and a coroutine more in its chain is resumed for every move too.
+
+        Raises (from the future):
             ConflictError: a move row's key was taken by another connection.
             UnavailableError: the database failed; nothing of this write was kept.
         """
@@ -157,7 +160,7 @@ class GroupCommitter:
         self._wake.set()
         # No shield: a cancelled caller cancels only its own future, which the committer
         # skips; its rows stay in the batch (cheaper than a shield on every move).
-        await write.done
+        return write.done
 
     @property
     def pending(self) -> int:

@@ -216,42 +216,43 @@ class Connection:
         """Handle one frame; False when the connection was closed for flooding."""
         started = time.perf_counter()
         try:
-            return await self._receive(frame)
+            if not self.bucket.take():
+                return await self.refuse(frame)
+            self.rejected = 0
+            try:
+                message = p.parse(frame)
+            except ArenaError as err:
+                await self.reply_error(err)
+                return True
+            kind = type(message).__struct_config__.tag
+            self.metrics.messages[str(kind)] += 1
+            try:
+                reply = await self.dispatch(message)
+            except ArenaError as err:
+                err.request_id = message.id
+                await self.reply_error(err)
+            except Exception:
+                self.log.exception("request_failed", type=kind)
+                internal = ArenaError("internal")
+                internal.request_id = message.id
+                await self.reply_error(internal)
+            else:
+                # UTF-8 bytes sent as a text frame: no decode here and re-encode in websockets.
+                await self.websocket.send(p.encode(reply), text=True)
+            return True
         finally:
             self.metrics.observe_request(time.perf_counter() - started)
 
-    async def _receive(self, frame: str | bytes) -> bool:
-        if not self.bucket.take():
-            self.rejected += 1
-            if self.rejected > self.config.flood_close_after:
-                self.metrics.errors["rate_limited"] += 1
-                await self.close(FLOOD_CLOSE, "rate limit exceeded")
-                return False
-            error = ProtocolError("rate_limited", rate=self.bucket.rate)
-            error.request_id = p.request_id_of(frame)
-            await self.reply_error(error)
-            return True
-        self.rejected = 0
-        try:
-            message = p.parse(frame)
-        except ArenaError as err:
-            await self.reply_error(err)
-            return True
-        kind = type(message).__struct_config__.tag
-        self.metrics.messages[str(kind)] += 1
-        try:
-            reply = await self.dispatch(message)
-        except ArenaError as err:
-            err.request_id = message.id
-            await self.reply_error(err)
-        except Exception:
-            self.log.exception("request_failed", type=kind)
-            internal = ArenaError("internal")
-            internal.request_id = message.id
-            await self.reply_error(internal)
-        else:
-            # UTF-8 bytes sent as a text frame: no decode here and re-encode in websockets.
-            await self.websocket.send(p.encode(reply), text=True)
+    async def refuse(self, frame: str | bytes) -> bool:
+        """Answer a frame past the rate limit; False once the flood closed the connection."""
+        self.rejected += 1
+        if self.rejected > self.config.flood_close_after:
+            self.metrics.errors["rate_limited"] += 1
+            await self.close(FLOOD_CLOSE, "rate limit exceeded")
+            return False
+        error = ProtocolError("rate_limited", rate=self.bucket.rate)
+        error.request_id = p.request_id_of(frame)
+        await self.reply_error(error)
         return True
 
     async def dispatch(self, message: p.ClientMessage) -> p.Message:
@@ -262,7 +263,12 @@ class Connection:
             raise ProtocolError("not_authenticated")
         if isinstance(message, p.OpenRaces):
             return await self.open_races(message)
-        who = await self.acting(message)
+        # A guest acting for itself (every move of a WebSocket player) needs no await.
+        who = (
+            self.player
+            if self.player is not None and message.act_as is None
+            else await self.acting(message)
+        )
         handler = self._handlers[type(message)]
         return await handler(who, message)
 

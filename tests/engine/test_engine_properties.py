@@ -19,6 +19,7 @@ from engine import Game, IllegalMoveError, Move, Termination, new_game, replay
 from engine.cards import CODES
 from engine.position import Position
 from engine.position_text import game_from_text, game_text, parse_position, position_text
+from engine.view import interpreted_board
 
 # Every variant, with the options that change play: a pass limit and Spider's layout.
 CASES = [
@@ -167,6 +168,21 @@ def test_compiled_moves_are_the_interpreted_ones_in_their_order(variant, options
     for _ in walk(game, rnd):
         rules, pos = game.rules, game.position
         assert rules.legal_moves(pos) == rules.interpreted_moves(pos)
+
+
+@variants
+@examples
+@given(seed=seeds, rnd=walks)
+def test_compiled_board_is_the_interpreted_one(variant, options, seed, rnd):
+    # Compared as JSON text: the key order of every entry reaches the clients too.
+    game = new_game(variant, seed, options)
+    for _ in walk(game, rnd):
+        rules, pos = game.rules, game.position
+        view = game.view()
+        compiled = [view["tableau"], view["foundations"], view["legal_moves"]]
+        compiled.append(view["waste"]["visible"] if rules.has_waste else [])
+        interpreted = interpreted_board(pos, game.legal_list(), rules.suited_foundations)
+        assert json.dumps(compiled) == json.dumps(list(interpreted))
 
 
 @variants
