@@ -494,6 +494,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
                 elapsed,
                 cpu,
             )
+            print(f"  server memory       : {stats.rss_bytes() / 2**20:.0f} MiB RSS")
             drivers = [partial(echo, w) for w in sockets]
             tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, echo_stats)
             echoed = report(

@@ -352,6 +352,7 @@ class Arena:
                     statement = entry_status_statement(racer.game_id, "resigned", None)
                     await self._publish(room, events, now, [statement])
                     live.status = "resigned"
+                self.games.retire(live)
             else:
                 statement = entry_status_statement(racer.game_id, "left", None)
                 await self._publish(room, events, now, [statement])
@@ -682,6 +683,7 @@ class Arena:
                 events = room.race.resign(who.player_id, now)
                 await self._publish(room, events, now, [statement])
             live.status = "resigned"
+        self.games.retire(live)
         return self._view_reply(live, room, message.id)
 
     async def _change(
@@ -750,6 +752,7 @@ class Arena:
         if won:
             live.finished_at = now
             live.status = "won"
+            self.games.retire(live)
 
     async def _recover(self, live: LiveGame, room: RaceRoom | None, err: ArenaError) -> None:
         """After a failed commit, rebuild the game from the database (the truth)."""

@@ -39,24 +39,23 @@ INSERT_MOVES = """
 """
 
 # The common batch (moves and events, no other statements) in one statement, so one
-# round trip commits it. If any move row conflicts, the last line divides by zero,
-# which rolls the whole statement back; the batch is then done the careful way.
+# round trip commits it. If a move row conflicts, its insert fails on the moves' key;
+# if an event row does, the last line divides by zero. Either rolls the whole
+# statement back, and the batch is then done the careful way, which finds the losers.
+# (PostgreSQL runs a data-modifying WITH part once whether or not it is read.)
 INSERT_ALL = """
     with kept as (
         insert into moves (game_id, seq, action, move_id)
         select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-        on conflict do nothing
-        returning 1
     ), events as (
         insert into race_events (race_id, seq, kind, body, at)
         select * from unnest($5::bigint[], $6::int[], $7::text[], $8::jsonb[], $9::timestamptz[])
         on conflict do nothing
         returning 1
     ), notified as (
-        select pg_notify('solitaire_race_events', notice) from unnest($12::text[]) as notice
+        select pg_notify('solitaire_race_events', notice) from unnest($11::text[]) as notice
     )
-    select 1 / (1 - sign($10::int - (select count(*) from kept)))::int
-        / (1 - sign($11::int - (select count(*) from events)))::int
+    select 1 / (1 - sign($10::int - (select count(*) from events)))::int
         + 0 * (select count(*) from notified)
 """
 
@@ -302,12 +301,11 @@ class GroupCommitter:
                 [e.kind for e in events],
                 [e.body for e in events],
                 [e.at for e in events],
-                len(moves),
                 len(events),
                 self.notices(events),
             )
-        except asyncpg.DivisionByZeroError:
-            return False  # some move lost its key to another connection
+        except (asyncpg.UniqueViolationError, asyncpg.DivisionByZeroError):
+            return False  # some move or event lost its key to another connection
         return True
 
     async def _transaction(

@@ -207,6 +207,18 @@ class GameCache:
         """The cached game, if any, without loading it."""
         return self._games.get(game_id)
 
+    def retire(self, live: LiveGame) -> None:
+        """Let a game that is over leave the cache.
+
+        Nothing changes a finished game any more, but its undo history and move ids
+        (hundreds of entries in a long game) would stay in memory until thousands of
+        newer games pushed it out: on a busy server, most of the process's memory, and
+        a larger heap makes every move slower (docs/performance.md). A later look at
+        the game replays it from the move log.
+        """
+        if self._games.get(live.game_id) is live:
+            del self._games[live.game_id]
+
     def forget(self, game_id: int) -> None:
         """Drop a game whose cached state may be ahead of the database."""
         self._games.pop(game_id, None)

@@ -50,6 +50,24 @@ async def test_a_retransmitted_move_is_applied_once(connect: Any) -> None:
     assert second["view"]["counters"]["moves"] == 2
 
 
+async def test_a_game_that_is_over_answers_from_its_move_log(connect: Any) -> None:
+    # A game that is over leaves the server's memory (GameCache.retire); what a player
+    # asks of it later is replayed from the move log, the ids of its moves included.
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="klondike", seed=11))["game"]
+    first = await ann.ok("move", game=game, text="d", move_id="m-1")
+    resigned = await ann.ok("resign", game=game)
+    assert resigned["view"]["status"] == "resigned"
+    again = await ann.ok("move", game=game, text="d", move_id="m-1")
+    assert again["duplicate"] is True
+    assert again["view"]["counters"] == first["view"]["counters"]
+    await ann.error("move", "game_over", game=game, text="d", move_id="m-2")
+    await ann.error("resign", "game_over", game=game)
+    view = (await ann.ok("get_view", game=game))["view"]
+    assert view["status"] == "resigned" and view["counters"]["moves"] == 1
+    assert view["tableau"] == first["view"]["tableau"]
+
+
 async def test_undo_and_hints_follow_the_race_policy(connect: Any) -> None:
     ann = await connect(name="Ann")
     created = await ann.ok(
