@@ -26,3 +26,6 @@ def spec(
 
 def moves(spec: object, position: Position) -> list[Move]:
     """The legal moves of ``position`` but the stock's, in ``Rules.legal_moves`` order."""
+
+def stock_playable(spec: object, position: Position, draw: int, passes: int) -> bool:
+    """Whether cycling the stock brings a card to the waste top that fits now (Klondike)."""

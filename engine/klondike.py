@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
+from engine import _legal
 from engine.cards import KING, RANK, RED, SUIT
 from engine.deal import shuffled
 from engine.moves import FOUNDATION, WASTE, Move
@@ -138,7 +139,14 @@ class Klondike(Rules):
                 return False
             if move.source >= 0 and self._helpful_column_move(pos, move):
                 return False
-        return not any(self._playable_anywhere(pos, c) for c in self._reachable_stock(pos))
+        return not _legal.stock_playable(self._moves_spec, pos, self.draw, self.passes)
+
+    def interpreted_stock_playable(self, pos: Position) -> bool:
+        """Whether a card the stock brings within reach fits somewhere now: the last
+        step of ``is_stuck``, in Python. The compiled ``_legal.stock_playable`` does the
+        same for every view; this is its readable reference, and a test holds the two
+        to the same answer along random play."""
+        return any(self._playable_anywhere(pos, c) for c in self._reachable_stock(pos))
 
     def _helpful_column_move(self, pos: Position, move: Move) -> bool:
         col = pos.tableau[move.source]

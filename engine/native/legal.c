@@ -31,7 +31,14 @@ enum { UNIT_ALTERNATING, UNIT_SUITED_RUN, UNIT_FACE_UP };
 enum { HOME_NONE, HOME_BY_SUIT, HOME_FIRST_FREE };
 
 /* Position fields, in engine.position.Position order. */
-enum { POS_TABLEAU = 0, POS_DOWN = 1, POS_WASTE = 3, POS_FOUNDATIONS = 5 };
+enum {
+    POS_TABLEAU = 0,
+    POS_DOWN = 1,
+    POS_STOCK = 2,
+    POS_WASTE = 3,
+    POS_FOUNDATIONS = 5,
+    POS_REDEALS = 6
+};
 
 static const char *SPEC_NAME = "engine._legal.spec";
 
@@ -393,12 +400,86 @@ fail:
     return NULL;
 }
 
+/* Klondike's "no more moves" looks through the stock (Klondike._reachable_stock): each
+ * card that becomes the waste top while the stock is cycled untouched, as far as the
+ * pass limit allows. Whether one of them fits anywhere now (Klondike._playable_anywhere:
+ * its foundation, a column whose top accepts it, or an empty column) is what
+ * Klondike.interpreted_stock_playable answers in Python. */
+static PyObject *legal_stock_playable(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *pos;
+    int draw, passes;
+    if (!PyArg_ParseTuple(args, "OOii", &capsule, &pos, &draw, &passes)) return NULL;
+    Spec *spec = PyCapsule_GetPointer(capsule, SPEC_NAME);
+    if (spec == NULL) return NULL;
+    if (draw < 1 || passes < 0) {
+        PyErr_SetString(PyExc_ValueError, "draw must be positive and passes not negative");
+        return NULL;
+    }
+    Table t;
+    if (read_position(pos, &t) < 0) return NULL;
+    if (PyTuple_GET_SIZE(pos) <= POS_REDEALS) {
+        PyErr_SetString(PyExc_TypeError, "expected an engine Position");
+        return NULL;
+    }
+    PyObject *stock_cards = tuple_field(pos, POS_STOCK, "stock");
+    PyObject *waste_cards = stock_cards ? tuple_field(pos, POS_WASTE, "waste") : NULL;
+    if (waste_cards == NULL) return NULL;
+    long redeals = PyLong_AsLong(PyTuple_GET_ITEM(pos, POS_REDEALS));
+    if (redeals == -1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t ns = PyTuple_GET_SIZE(stock_cards), nw = PyTuple_GET_SIZE(waste_cards);
+    if (ns + nw > NCARD) {
+        PyErr_SetString(PyExc_ValueError, "stock and waste hold more than 52 cards");
+        return NULL;
+    }
+    /* The stock and the waste as arrays, top card last, as the position keeps them. */
+    int stock[NCARD], waste[NCARD];
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        if ((stock[i] = card_of(PyTuple_GET_ITEM(stock_cards, i), "the stock")) < 0) return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        if ((waste[i] = card_of(PyTuple_GET_ITEM(waste_cards, i), "the waste")) < 0) return NULL;
+    }
+    /* What the columns take now: the keys their tops accept, and whether one is empty. */
+    unsigned char wanted[MAXKEY];
+    int empty = 0;
+    memset(wanted, 0, sizeof wanted);
+    for (int j = 0; j < t.ncol; j++) {
+        if (t.ncard[j] == 0) {
+            empty = 1;
+            continue;
+        }
+        int top = t.cards[j][t.ncard[j] - 1];
+        for (int w = 0; w < spec->nwants[top]; w++) wanted[spec->wants[top][w]] = 1;
+    }
+    for (Py_ssize_t step = 0; step < 2 * (ns + nw) + 2; step++) {
+        if (ns) {
+            for (int k = 0; k < draw && ns; k++) waste[nw++] = stock[--ns];
+            int card = waste[nw - 1];
+            if (goes_home(spec, &t, card) || wanted[spec->key[card]] ||
+                (empty && spec->opens_empty[card]))
+                Py_RETURN_TRUE;
+        } else if (nw && (passes == 0 || redeals < passes - 1)) {
+            for (Py_ssize_t i = 0; i < nw; i++) stock[i] = waste[nw - 1 - i];
+            ns = nw;
+            nw = 0;
+            redeals++;
+        } else {
+            break;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
 static PyMethodDef methods[] = {
     {"spec", (PyCFunction)(void (*)(void))legal_spec, METH_VARARGS | METH_KEYWORDS,
      "spec(key, wants, opens_empty, rank, suit, red, unit, home, give_back, column_moves,\n"
      "     to_foundation, waste_moves, waste_home, from_foundation) -> a variant's spec"},
     {"moves", legal_moves, METH_VARARGS,
      "moves(spec, position) -> the legal moves but the stock's, in the engine's order"},
+    {"stock_playable", legal_stock_playable, METH_VARARGS,
+     "stock_playable(spec, position, draw, passes) -> whether cycling the stock brings\n"
+     "a card to the waste top that fits somewhere now (Klondike's no-more-moves check)"},
     {NULL, NULL, 0, NULL},
 };
 

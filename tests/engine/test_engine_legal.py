@@ -150,3 +150,71 @@ def test_a_spec_with_bad_tables_is_refused(change: dict[str, object]) -> None:
 def test_only_a_spec_is_taken_as_one() -> None:
     with pytest.raises(ValueError):
         _legal.moves(object(), new_game("klondike", 1).position)
+
+
+def stock_position(stock: tuple[int, ...], waste: tuple[int, ...], redeals: int = 0) -> Position:
+    """Klondike with a single column topped by the black 8 of clubs (it takes a red 7)."""
+    return Position(
+        tableau=((card("8c"),),) + ((card("Kd"),),) * 6,
+        down=(0,) * 7,
+        stock=stock,
+        waste=waste,
+        fan=1,
+        foundations=((), (), (), ()),
+        redeals=redeals,
+        moves=0,
+        score=0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "pos", "playable"),
+    [
+        # draw 1: the red 7 is the stock's bottom card, reached on the last tap
+        ("klondike", {}, stock_position((card("7h"), card("2s"), card("3s")), ()), True),
+        # it lies in the waste: reached after turning the waste over, if a pass is left
+        ("klondike", {}, stock_position((), (card("7h"), card("2s"))), True),
+        ("klondike", {"passes": 1}, stock_position((), (card("7h"), card("2s"))), False),
+        ("klondike", {"passes": 3}, stock_position((), (card("7h"),), redeals=2), False),
+        # draw 3: only the last card of each group comes up on top, in every pass
+        (
+            "klondike-3",
+            {},
+            stock_position((card("2s"), card("7h"), card("3s")), ()),
+            False,
+        ),
+        (
+            "klondike-3",
+            {},
+            stock_position((card("7h"), card("3s"), card("4s"), card("5s")), ()),
+            True,
+        ),
+        # an Ace goes home
+        ("klondike", {"passes": 1}, stock_position((card("As"),), ()), True),
+    ],
+)
+def test_the_stock_check_of_no_more_moves(
+    variant: str, options: dict[str, object], pos: Position, playable: bool
+) -> None:
+    rules = new_game(variant, 1, options).rules
+    assert _legal.stock_playable(rules._moves_spec, pos, rules.draw, rules.passes) is playable
+    assert rules.interpreted_stock_playable(pos) is playable
+
+
+@pytest.mark.parametrize(
+    ("pos", "draw", "passes", "error"),
+    [
+        (stock_position((99,), ()), 1, 0, ValueError),  # not a card
+        (stock_position(tuple(range(52)), (1,)), 1, 0, ValueError),  # 53 cards
+        (stock_position((1,), ()), 0, 0, ValueError),  # draw nothing
+        (stock_position((1,), ()), 1, -1, ValueError),
+        (stock_position([1], ()), 1, 0, TypeError),  # type: ignore[arg-type]
+        (tuple(stock_position((1,), ()))[:6], 1, 0, TypeError),
+    ],
+)
+def test_the_stock_check_refuses_malformed_input(
+    pos: Position, draw: int, passes: int, error: type
+) -> None:
+    spec = new_game("klondike", 1).rules._moves_spec
+    with pytest.raises(error):
+        _legal.stock_playable(spec, pos, draw, passes)

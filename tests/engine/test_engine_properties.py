@@ -15,7 +15,7 @@ from engine_reference import candidate_moves, is_legal, reference_moves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, IllegalMoveError, Move, Termination, new_game, replay
+from engine import Game, IllegalMoveError, Move, Termination, _legal, new_game, replay
 from engine.cards import CODES
 from engine.position import Position
 from engine.position_text import game_from_text, game_text, parse_position, position_text
@@ -168,6 +168,27 @@ def test_compiled_moves_are_the_interpreted_ones_in_their_order(variant, options
     for _ in walk(game, rnd):
         rules, pos = game.rules, game.position
         assert rules.legal_moves(pos) == rules.interpreted_moves(pos)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("klondike", {}),
+        ("klondike", {"passes": 1}),
+        ("klondike-3", {}),
+        ("klondike-3", {"passes": 2}),
+    ],
+)
+@examples
+@given(seed=seeds, rnd=walks)
+def test_compiled_stock_check_is_the_interpreted_one(variant, options, seed, rnd):
+    # The last step of Klondike's "no more moves": the stock's cards within reach.
+    game = new_game(variant, seed, options)
+    rules = game.rules
+    for _ in walk(game, rnd):
+        pos = game.position
+        compiled = _legal.stock_playable(rules._moves_spec, pos, rules.draw, rules.passes)
+        assert compiled == rules.interpreted_stock_playable(pos)
 
 
 @variants
