@@ -696,7 +696,10 @@ class Arena:
         move_id: str | None,
     ) -> p.ViewReply:
         """Apply ``action`` to the game, commit what it added to the log, reply."""
-        async with live.lock:
+        # The lock's acquire and release spelled out: ``async with`` would add two
+        # coroutines to every move.
+        await live.lock.acquire()
+        try:
             if self.games.peek(live.game_id) not in (live, None):
                 # Rebuilt from the database while we waited (a commit failed): use that.
                 fresh = await self.games.get(live.game_id)
@@ -723,6 +726,8 @@ class Arena:
             return self._view_reply(
                 live, room, request_id, played=played, move_id=move_id, hint=hint
             )
+        finally:
+            live.lock.release()
 
     async def _commit_change(
         self, who: Principal, live: LiveGame, room: RaceRoom | None, rows: list[MoveRow]
