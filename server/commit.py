@@ -44,7 +44,7 @@ INSERT_MOVES = """
 # statement back, and the batch is then done the careful way, which finds the losers.
 # (PostgreSQL runs a data-modifying WITH part once whether or not it is read.)
 INSERT_ALL = """
-    with kept as (
+    with logged as (
         insert into moves (game_id, seq, action, move_id)
         select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
     ), events as (
