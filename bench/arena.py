@@ -1,0 +1,153 @@
+"""The race server's arena without sockets: CPU per move of the rules, the races and the
+group commit, in one process.
+
+``bench/load.py`` measures the whole server, where websockets and the machine's other
+processes move the figure by ±10% from one run to the next. This drives
+``server.arena.Arena`` directly, as a connection would, with players who each play
+random legal moves in a Klondike race of their own (given up after ``--game-moves``
+moves, then a new race), against a throwaway database of the local PostgreSQL. It prints
+moves per second and this process's CPU per move, measured in windows, and the process's
+memory: a change to the arena, the engine or the commit shows here with less noise.
+
+Usage: ``.venv/bin/python bench/arena.py --players 128 --seconds 8 --windows 3``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncpg
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from server import protocol as p  # noqa: E402
+from server.app import tune_garbage_collector  # noqa: E402
+from server.arena import Arena  # noqa: E402
+from server.commit import GroupCommitter  # noqa: E402
+from server.config import ServerConfig  # noqa: E402
+from server.database import LOCAL_SERVER_URL, locate_postgres, temporary_database  # noqa: E402
+from server.identity import Principal  # noqa: E402
+from server.logs import configure_logging  # noqa: E402
+from server.metrics import Metrics  # noqa: E402
+from server.migrations import migrate  # noqa: E402
+from server.storage import Storage  # noqa: E402
+
+
+class Player:
+    """A player of races of one, moving as fast as the arena answers."""
+
+    def __init__(self, arena: Arena, who: Principal, rng: random.Random, game_moves: int) -> None:
+        self.arena, self.who, self.rng, self.game_moves = arena, who, rng, game_moves
+        self.requests = 0
+        self.moves = 0
+
+    def next_id(self) -> int:
+        self.requests += 1
+        return self.requests
+
+    async def new_race(self) -> int:
+        """A started Klondike race of one with this player in it; its game."""
+        create = p.CreateRace(
+            id=self.next_id(),
+            variant="klondike",
+            max_players=1,
+            countdown_s=0,
+            require_winnable=False,
+        )
+        created = await self.arena.create_race(self.who, create, None)
+        start = p.StartRace(id=self.next_id(), race=created.race.race)
+        await self.arena.start_race(self.who, start)
+        game = created.race.your_game
+        assert game is not None
+        return game
+
+    async def play(self, stop: asyncio.Event) -> None:
+        game, legal, played = await self.new_race(), ["d"], 0
+        while not stop.is_set():
+            text = self.rng.choice(legal)
+            move = p.Move(id=self.next_id(), game=game, text=text, move_id=f"{self.requests}")
+            view = (await self.arena.move(self.who, move, None)).view
+            self.moves += 1
+            played += 1
+            legal = [m for moves in view["legal_moves"].values() for m in moves] or ["d"]
+            if view["outcome"] is not None or played >= self.game_moves:
+                if view["outcome"] != "won":
+                    await self.arena.resign(self.who, p.Resign(id=self.next_id(), game=game))
+                game, legal, played = await self.new_race(), ["d"], 0
+
+
+def rss_mib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) // 1024
+    return 0
+
+
+async def run(args: argparse.Namespace, url: str) -> None:
+    await migrate(url)
+    async with asyncpg.create_pool(url, min_size=2, max_size=8) as pool:
+        metrics = Metrics()
+        committer = GroupCommitter(pool, metrics)
+        commits = asyncio.create_task(committer.run())
+        arena = Arena(Storage(pool), committer, metrics, ServerConfig(daily_prepare_ahead=False))
+        tune_garbage_collector()  # as the server does
+        rng = random.Random(args.seed)
+        players = [
+            Player(arena, await arena.storage.create_guest(f"p{i}", "en"), rng, args.game_moves)
+            for i in range(args.players)
+        ]
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(player.play(stop)) for player in players]
+        await asyncio.sleep(args.warmup)
+        for window in range(1, args.windows + 1):
+            moves = sum(player.moves for player in players)
+            cpu, started = time.process_time(), time.perf_counter()
+            await asyncio.sleep(args.seconds)
+            moves = sum(player.moves for player in players) - moves
+            cpu, elapsed = time.process_time() - cpu, time.perf_counter() - started
+            print(
+                f"window {window}: {moves / elapsed:,.0f} moves/s, "
+                f"{cpu / max(1, moves) * 1e6:.1f} µs CPU per move, {rss_mib()} MiB, "
+                f"{len(arena.rooms)} races in memory",
+                flush=True,
+            )
+        stop.set()
+        await asyncio.gather(*tasks)
+        committer.close()
+        await commits
+        arena.solver.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=128)
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of a window")
+    parser.add_argument("--windows", type=int, default=3)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--game-moves", type=int, default=300, help="moves before giving up")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    configure_logging(level=logging.WARNING)  # no line for each race created
+    print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
+    location = await locate_postgres(None, LOCAL_SERVER_URL, Path(tempfile.mkdtemp()) / "pg")
+    try:
+        async with temporary_database(location.admin_url, prefix="solitaire_arena") as url:
+            await run(args, url)
+    finally:
+        if location.embedded is not None:
+            location.embedded.stop()
+
+
+if __name__ == "__main__":
+    import uvloop
+
+    uvloop.run(main())
