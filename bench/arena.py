@@ -20,11 +20,11 @@ import logging
 import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import asyncpg
+import load  # bench/load.py: the benchmarks' PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -34,7 +34,7 @@ from server.app import tune_garbage_collector  # noqa: E402
 from server.arena import Arena  # noqa: E402
 from server.commit import GroupCommitter  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
-from server.database import LOCAL_SERVER_URL, locate_postgres, temporary_database  # noqa: E402
+from server.database import temporary_database  # noqa: E402
 from server.identity import Principal  # noqa: E402
 from server.logs import configure_logging  # noqa: E402
 from server.metrics import Metrics  # noqa: E402
@@ -138,13 +138,11 @@ async def main() -> None:
     args = parser.parse_args()
     configure_logging(level=logging.WARNING)  # no line for each race created
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
-    location = await locate_postgres(None, LOCAL_SERVER_URL, Path(tempfile.mkdtemp()) / "pg")
-    try:
-        async with temporary_database(location.admin_url, prefix="solitaire_arena") as url:
-            await run(args, url)
-    finally:
-        if location.embedded is not None:
-            location.embedded.stop()
+    async with (
+        load.postgres() as admin_url,
+        temporary_database(admin_url, prefix="solitaire_bench_arena") as url,
+    ):
+        await run(args, url)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -530,6 +530,20 @@ async def echo(websocket: ClientConnection, tally: Tally, stop: asyncio.Event) -
             tally.latencies.append(time.perf_counter() - started)
 
 
+@contextlib.asynccontextmanager
+async def postgres(database_url: str | None = None) -> AsyncIterator[str]:
+    """The admin URL of a PostgreSQL for a benchmark: ``database_url``, else the one on
+    127.0.0.1:5432, else an embedded one started for the run and stopped after it."""
+    location = await locate_postgres(
+        database_url, LOCAL_SERVER_URL, Path(tempfile.mkdtemp()) / "pg"
+    )
+    try:
+        yield location.admin_url
+    finally:
+        if location.embedded is not None:
+            location.embedded.stop()
+
+
 async def wait_for_port(port: int) -> None:
     for _ in range(600):
         try:
@@ -560,15 +574,11 @@ async def main() -> None:
     parser.add_argument("--database-url", help="PostgreSQL server (default: 127.0.0.1:5432)")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
-    location = await locate_postgres(
-        args.database_url, LOCAL_SERVER_URL, Path(tempfile.mkdtemp()) / "pg"
-    )
-    try:
-        async with temporary_database(location.admin_url, prefix="solitaire_bench") as url:
-            await run(args, url)
-    finally:
-        if location.embedded is not None:
-            location.embedded.stop()
+    async with (
+        postgres(args.database_url) as admin_url,
+        temporary_database(admin_url, prefix="solitaire_bench") as url,
+    ):
+        await run(args, url)
 
 
 if __name__ == "__main__":

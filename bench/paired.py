@@ -30,7 +30,7 @@ from pathlib import Path
 
 import load  # bench/load.py: the players, the measuring and the server's process stats
 
-from server.database import LOCAL_SERVER_URL, locate_postgres, temporary_database
+from server.database import temporary_database
 
 
 @dataclass
@@ -119,16 +119,12 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
-    location = await locate_postgres(None, LOCAL_SERVER_URL, Path(tempfile.mkdtemp()) / "pg")
-    try:
-        async with (
-            temporary_database(location.admin_url, prefix="solitaire_paired_a") as url_a,
-            temporary_database(location.admin_url, prefix="solitaire_paired_b") as url_b,
-        ):
-            await compare(args, {"A": url_a, "B": url_b})
-    finally:
-        if location.embedded is not None:
-            location.embedded.stop()
+    async with (
+        load.postgres() as admin_url,
+        temporary_database(admin_url, prefix="solitaire_paired_a") as url_a,
+        temporary_database(admin_url, prefix="solitaire_paired_b") as url_b,
+    ):
+        await compare(args, {"A": url_a, "B": url_b})
 
 
 if __name__ == "__main__":
