@@ -10,7 +10,8 @@ medians of the ratios of moves per second and of CPU per move (server, PostgreSQ
 and load generator together).
 
 Each build is a checkout with its C extensions built in place (``make test`` or
-``python setup.py build_ext --inplace`` there); the server runs from that folder.
+``python setup.py build_ext --inplace`` there); the server runs from that folder. The
+same build twice with ``--setting-b`` compares two settings.
 
 Usage: ``.venv/bin/python bench/paired.py --a /tmp/before --b . --rounds 10``
 """
@@ -47,10 +48,13 @@ class Round:
         return self.server_us + self.postgres_us + self.generator_us
 
 
-def start(root: Path, port: int, url: str, processes: int, log: Path) -> subprocess.Popen[bytes]:
+def start(
+    root: Path, port: int, url: str, processes: int, log: Path, settings: dict[str, str]
+) -> subprocess.Popen[bytes]:
     """The build in ``root`` serving on ``port`` over the database ``url``."""
     env = {
         **os.environ,
+        **settings,
         "SOLITAIRE_DATABASE_URL": url,
         "SOLITAIRE_RATE_PER_SECOND": "10000",
         "SOLITAIRE_RATE_BURST": "10000",
@@ -69,7 +73,8 @@ async def compare(args: argparse.Namespace, urls: dict[str, str]) -> None:
         for name, root in roots.items():
             ports[name] = load.free_port()
             log = Path(tempfile.gettempdir()) / f"solitaire-paired-{name}-{os.getpid()}.log"
-            process = start(root, ports[name], urls[name], args.processes, log)
+            settings = dict(item.split("=", 1) for item in args.setting_b) if name == "B" else {}
+            process = start(root, ports[name], urls[name], args.processes, log, settings)
             stack.callback(process.wait, 30)
             stack.callback(process.terminate)
             await load.wait_for_port(ports[name])
@@ -117,6 +122,13 @@ async def main() -> None:
     parser.add_argument("--players", type=int, default=256, help="players per build")
     parser.add_argument("--processes", type=int, default=2, help="server processes per build")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--setting-b",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment setting for B's server only, e.g. SOLITAIRE_COMMITS_IN_FLIGHT=2",
+    )
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
     async with (
