@@ -15,6 +15,7 @@ A move row whose ``(game_id, seq)`` is taken already means another connection
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import Sequence
@@ -59,11 +60,17 @@ INSERT_ALL = """
         + 0 * (select count(*) from notified)
 """
 
-# Other server processes LISTEN here (server.fanout). A commit sends one notice,
-# "<origin>:<race id>:<last seq>,<race id>:<last seq>,...", split in several only when
-# long: every listener pays for each notice it receives, its own ones included.
+# Other server processes LISTEN here (server.fanout). A notice names each race with its
+# last event, "<origin>:<race id>:<last seq>,<race id>:<last seq>,...", split in several
+# only when long: every listener pays for each notice it receives, its own included.
 CHANNEL = "solitaire_race_events"
 NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
+# A notice wakes the listening connection of every server process (its sender's too)
+# and a PostgreSQL backend for each, whatever it names. Sent with every commit that
+# stored events, notices were most of what a race event cost (docs/performance.md), so
+# the events committed within this many seconds share one: another process's watchers
+# see a race's events up to that much later.
+NOTICE_SECONDS = 0.05
 
 # A statement ending with this must change a row, or its write fails (``conflict``).
 CHECKED = "returning 'checked'"
@@ -102,6 +109,61 @@ class EventRow(NamedTuple):
     at: datetime
 
 
+class Notices:
+    """The change notices this process owes: each race with its last committed event.
+
+    A commit sends them (with its own) once ``NOTICE_SECONDS`` have passed since the
+    last were sent; otherwise it adds its races to those waiting, and the committer
+    sends them on their own when no commit comes in time (``GroupCommitter.run``).
+    """
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.waiting: dict[int, int] = {}
+        self.sent_at = float("-inf")
+
+    def due(self, now: float) -> bool:
+        """Whether notices may go out now."""
+        return now - self.sent_at >= NOTICE_SECONDS
+
+    def plan(self, events: Sequence[EventRow], due: bool) -> tuple[list[str], dict[int, int]]:
+        """The notice texts a commit of ``events`` sends (none unless ``due``), and the
+        races with their last events that the commit settles (``settle``)."""
+        last = dict(self.waiting) if due else {}
+        for event in events:
+            if event.seq > last.get(event.race_id, 0):
+                last[event.race_id] = event.seq
+        return (self.texts(last) if due and last else []), last
+
+    def settle(self, last: dict[int, int], sent: bool, now: float) -> None:
+        """After a commit: the races of ``last`` were noticed (``sent``) or now wait."""
+        if sent:
+            for race, seq in last.items():
+                if self.waiting.get(race, 0) <= seq:
+                    self.waiting.pop(race, None)
+            self.sent_at = now
+        else:
+            for race, seq in last.items():
+                if seq > self.waiting.get(race, 0):
+                    self.waiting[race] = seq
+
+    def texts(self, last: dict[int, int]) -> list[str]:
+        """The notices naming these races: "<origin>:<race>:<seq>,...", split when long."""
+        notices: list[str] = []
+        pairs: list[str] = []
+        size = 0
+        for race, seq in last.items():
+            pair = f"{race}:{seq}"
+            if pairs and size + len(pair) > NOTICE_BYTES:
+                notices.append(f"{self.origin}:{','.join(pairs)}")
+                pairs, size = [], 0
+            pairs.append(pair)
+            size += len(pair) + 1
+        if pairs:
+            notices.append(f"{self.origin}:{','.join(pairs)}")
+        return notices
+
+
 def _new_future() -> asyncio.Future[None]:
     return asyncio.get_running_loop().create_future()
 
@@ -126,6 +188,7 @@ class GroupCommitter:
         self._metrics = metrics
         # Names this process in change notices, so it can skip its own.
         self.origin = secrets.token_hex(6)
+        self._notices = Notices(self.origin)
         self._max_batch = max_batch
         # Connections of our own, kept out of the pool: releasing a pooled connection
         # costs a reset round trip per batch. None stands for one to (re)open.
@@ -182,9 +245,10 @@ class GroupCommitter:
                 while True:
                     if not self._queue:
                         if self._closing:
+                            await self._send_waiting_notices()
                             return
                         self._wake.clear()
-                        await self._wake.wait()
+                        await self._idle()
                         continue
                     if self._committing and len(self._queue) < PIPELINE_WRITES:
                         self._wake.clear()
@@ -201,6 +265,34 @@ class GroupCommitter:
             for conn in self._held:
                 await self._pool.release(conn)
             self._held.clear()
+
+    async def _idle(self) -> None:
+        """Wait for the next write; send the waiting notices if none comes in time."""
+        notices, loop = self._notices, asyncio.get_running_loop()
+        if not notices.waiting or self._committing:
+            await self._wake.wait()  # a commit under way sends or keeps them
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), NOTICE_SECONDS)
+        if not self._queue and not self._committing and notices.due(loop.time()):
+            await self._send_waiting_notices()
+
+    async def _send_waiting_notices(self) -> None:
+        """Send the notices of events already committed, in a statement of their own."""
+        last = dict(self._notices.waiting)
+        if not last:
+            return
+        try:
+            await self._pool.execute(
+                "select pg_notify($1, notice) from unnest($2::text[]) as notice",
+                CHANNEL,
+                self._notices.texts(last),
+            )
+        except Exception as err:  # the database is away: try again later
+            log.error("notice_failed", error=repr(err))
+            self._notices.sent_at = asyncio.get_running_loop().time()
+        else:
+            self._notices.settle(last, True, asyncio.get_running_loop().time())
 
     def close(self) -> None:
         """Stop once every write already queued is committed (``run`` then returns)."""
@@ -226,16 +318,17 @@ class GroupCommitter:
                 # Statements change rows (a race's state) that earlier writes may change
                 # too: they must land in queue order, so wait for everything before.
                 await previous
-            if not await self._in_one_statement(live, batch):
-                while True:
-                    try:
-                        await self._transaction(live, batch, failed)
-                        break
-                    except _Retry as retry:
-                        # Commit the rest without the losers, so nothing of theirs is kept.
-                        if retry.failed <= failed:
-                            raise RuntimeError("a conflict names no new write") from retry
-                        failed |= retry.failed
+            due = self._notices.due(asyncio.get_running_loop().time())
+            last = await self._in_one_statement(live, batch, due)
+            while last is None:
+                try:
+                    last = await self._transaction(live, batch, failed, due)
+                except _Retry as retry:
+                    # Commit the rest without the losers, so nothing of theirs is kept.
+                    if retry.failed <= failed:
+                        raise RuntimeError("a conflict names no new write") from retry
+                    failed |= retry.failed
+            self._notices.settle(last, due, asyncio.get_running_loop().time())
         except Exception as err:  # the database (or the network to it) failed
             error = err
             log.error("commit_failed", error=repr(err), writes=len(batch))
@@ -263,32 +356,16 @@ class GroupCommitter:
         finally:
             resolved.set_result(None)
 
-    def notices(self, events: Sequence[EventRow]) -> list[str]:
-        """The change notices of these events: each race with its highest sequence number."""
-        last: dict[int, int] = {}
-        for event in events:
-            if event.seq > last.get(event.race_id, 0):
-                last[event.race_id] = event.seq
-        notices: list[str] = []
-        pairs: list[str] = []
-        size = 0
-        for race, seq in last.items():
-            pair = f"{race}:{seq}"
-            if pairs and size + len(pair) > NOTICE_BYTES:
-                notices.append(f"{self.origin}:{','.join(pairs)}")
-                pairs, size = [], 0
-            pairs.append(pair)
-            size += len(pair) + 1
-        if pairs:
-            notices.append(f"{self.origin}:{','.join(pairs)}")
-        return notices
-
-    async def _in_one_statement(self, conn: PoolConnectionProxy, batch: list[Write]) -> bool:
-        """Commit a batch of only moves and events in one round trip; False if not done."""
+    async def _in_one_statement(
+        self, conn: PoolConnectionProxy, batch: list[Write], due: bool
+    ) -> dict[int, int] | None:
+        """Commit a batch of only moves and events in one round trip, with the notices
+        if ``due``; the races it settles (``Notices.plan``), or None if not done."""
         if any(write.statements for write in batch):
-            return False
+            return None
         moves = [row for write in batch for row in write.moves]
         events = [row for write in batch for row in write.events]
+        notices, last = self._notices.plan(events, due)
         try:
             await conn.fetchval(
                 INSERT_ALL,
@@ -302,16 +379,17 @@ class GroupCommitter:
                 [e.body for e in events],
                 [e.at for e in events],
                 len(events),
-                self.notices(events),
+                notices,
             )
         except (asyncpg.UniqueViolationError, asyncpg.DivisionByZeroError):
-            return False  # some move or event lost its key to another connection
-        return True
+            return None  # some move or event lost its key to another connection
+        return last
 
     async def _transaction(
-        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int]
-    ) -> None:
-        """Insert the batch minus ``skip``, or raise ``_Retry`` naming the conflicting writes."""
+        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int], due: bool
+    ) -> dict[int, int]:
+        """Insert the batch minus ``skip`` (with the notices if ``due``) and return the
+        races it settles, or raise ``_Retry`` naming the conflicting writes."""
         owners: dict[tuple[int, int], int] = {}
         games: list[int] = []
         seqs: list[int] = []
@@ -334,6 +412,9 @@ class GroupCommitter:
                 if failed:
                     raise _Retry(failed)
             events = [row for i, w in enumerate(batch) if i not in skip for row in w.events]
+            notices, last = self._notices.plan(events, due)
+            for notice in notices:
+                await conn.execute("select pg_notify($1, $2)", CHANNEL, notice)
             if events:
                 stored = await conn.fetch(
                     INSERT_EVENTS,
@@ -343,8 +424,6 @@ class GroupCommitter:
                     [e.body for e in events],
                     [e.at for e in events],
                 )
-                for notice in self.notices(events):
-                    await conn.execute("select pg_notify($1, $2)", CHANNEL, notice)
                 if len(stored) < len(events):
                     # Another process numbered events of the same race: it moved first.
                     taken = {(e.race_id, e.seq) for e in events} - {
@@ -366,6 +445,7 @@ class GroupCommitter:
                                 raise _Retry({index})
                         else:
                             await conn.execute(sql, *args)
+        return last
 
 
 class _Retry(Exception):

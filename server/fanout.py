@@ -1,9 +1,10 @@
 """Race events between server processes: LISTEN/NOTIFY on a connection of its own.
 
-Every group commit that stores race events also sends, in the same transaction, one
-notice naming each race it touched with its last event:
+The group commit sends notices naming each race with its last committed event:
 ``<origin>:<race id>:<last seq>,<race id>:<last seq>,...`` on ``solitaire_race_events``
-(split in several notices only when long). Each
+(split in several notices only when long), in the transaction of a commit, for every
+event committed since the last notices, at most every ``NOTICE_SECONDS`` (50 ms), and on
+their own when no commit comes by then (server/commit.py, ``Notices``). Each
 process listens on a dedicated connection (a pooled one would be reset with
 ``UNLISTEN *`` on release), skips its own notices, and hands the others to
 ``Arena.catch_up``, which sends the stored events to the watchers connected here.
