@@ -137,6 +137,8 @@ class Notices:
 
     def settle(self, last: dict[int, int], sent: bool, now: float) -> None:
         """After a commit: the races of ``last`` were noticed (``sent``) or now wait."""
+        if not last:
+            return  # nothing was due: the next events may go out at once
         if sent:
             for race, seq in last.items():
                 if self.waiting.get(race, 0) <= seq:

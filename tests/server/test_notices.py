@@ -20,6 +20,8 @@ def event(race: int, seq: int) -> EventRow:
 
 def test_notices_wait_until_due_and_keep_the_last_event_of_each_race() -> None:
     notices = Notices("me")
+    notices.settle({}, sent=True, now=5.0)  # a commit without events sends nothing
+    assert notices.due(5.0)
     texts, last = notices.plan([event(1, 1), event(2, 4)], due=True)
     assert texts == ["me:1:1,2:4"]
     notices.settle(last, sent=True, now=10.0)
