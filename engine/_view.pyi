@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from engine.moves import Move
 from engine.position import Position
+from engine.view import Board
 
 def board(
     position: Position,
@@ -14,4 +15,4 @@ def board(
     suit_codes: tuple[str, ...],
     fixed: tuple[str, ...] | None,
     /,
-) -> tuple[list[dict[str, object]], list[dict[str, object]], dict[str, list[str]], list[str]]: ...
+) -> Board: ...

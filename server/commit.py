@@ -71,6 +71,7 @@ NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
 # the events committed within this many seconds share one: another process's watchers
 # see a race's events up to that much later.
 NOTICE_SECONDS = 0.05
+NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 
 # A statement ending with this must change a row, or its write fails (``conflict``).
 CHECKED = "returning 'checked'"
@@ -285,11 +286,7 @@ class GroupCommitter:
         if not last:
             return
         try:
-            await self._pool.execute(
-                "select pg_notify($1, notice) from unnest($2::text[]) as notice",
-                CHANNEL,
-                self._notices.texts(last),
-            )
+            await self._pool.execute(NOTIFY, CHANNEL, self._notices.texts(last))
         except Exception as err:  # the database is away: try again later
             log.error("notice_failed", error=repr(err))
             self._notices.sent_at = asyncio.get_running_loop().time()
@@ -415,8 +412,8 @@ class GroupCommitter:
                     raise _Retry(failed)
             events = [row for i, w in enumerate(batch) if i not in skip for row in w.events]
             notices, last = self._notices.plan(events, due)
-            for notice in notices:
-                await conn.execute("select pg_notify($1, $2)", CHANNEL, notice)
+            if notices:
+                await conn.execute(NOTIFY, CHANNEL, notices)
             if events:
                 stored = await conn.fetch(
                     INSERT_EVENTS,

@@ -263,30 +263,32 @@ class Connection:
             raise ProtocolError("not_authenticated")
         if isinstance(message, p.OpenRaces):
             return await self.open_races(message)
-        # A guest acting for itself (every move of a WebSocket player) needs no await.
-        who = (
-            self.player
-            if self.player is not None and message.act_as is None
-            else await self.acting(message)
-        )
+        # A guest's request (every move of a WebSocket player) is answered without an await.
+        who = await self.acting(message) if self.service else self.guest(message)
         handler = self._handlers[type(message)]
         return await handler(who, message)
 
-    async def acting(self, message: p.Request) -> Principal:
-        """The player a message acts for: the guest itself, or a service's principal.
+    def guest(self, message: p.Request) -> Principal:
+        """The player a guest's message acts for: the guest itself.
 
         Raises:
-            IdentityError: a guest naming someone (``forbidden``), or a service client
-                naming no one or a principal that is not ``discord:<id>``.
+            IdentityError: the message names someone (``forbidden``).
         """
-        if not self.service:
-            if message.act_as is not None:
-                raise forbidden(
-                    "Only a service client may act for another player.",
-                    "Nur ein Dienst darf für andere Spieler handeln.",
-                )
-            assert self.player is not None
-            return self.player
+        if message.act_as is not None:
+            raise forbidden(
+                "Only a service client may act for another player.",
+                "Nur ein Dienst darf für andere Spieler handeln.",
+            )
+        assert self.player is not None
+        return self.player
+
+    async def acting(self, message: p.Request) -> Principal:
+        """The player a service client's message acts for: the ``discord:<id>`` it names.
+
+        Raises:
+            IdentityError: the message names no one, or a principal that is not
+                ``discord:<id>`` (``forbidden``).
+        """
         if message.act_as is None:
             raise forbidden(
                 "A service client must name the player it acts for (act_as).",
