@@ -48,6 +48,10 @@ from server.winnability import WinnabilityWatch
 log = structlog.get_logger(__name__)
 
 SEED_LIMIT = 2**64
+# Events that set a race's clock (run_clock looks again), and those that change its
+# stored state (a row of ``races`` to update). Every move of a race passes these tests.
+_CLOCK_EVENTS = (p.CountdownEvent, p.StartEvent)
+_STATE_EVENTS = (p.CountdownEvent, p.StartEvent, p.EndEvent)
 Action = Callable[[LiveGame], tuple[list[str], str | None]]
 
 
@@ -191,23 +195,25 @@ class Arena:
         moves: list[MoveRow] | None = None,
     ) -> None:
         """Commit the events (with any rows and statements), then push them to watchers."""
-        statements = [*(statements or []), *self._race_statements(room, events)]
-        messages, rows = room.number(events, now)
+        if events:
+            statements = [*(statements or []), *self._race_statements(room, events)]
+        messages, rows = room.number(events, now) if events else ([], [])
         try:
-            await self.committer.submit(moves or [], rows, statements)
+            await self.committer.submit(moves or (), rows, statements or ())
         except ArenaError:
             # The race in memory may now be ahead of the database: rebuild it from there.
             room.stale = room.failed = True
             self._deadlines_changed.set()
             raise
-        room.send(messages)
-        if any(isinstance(e, p.CountdownEvent | p.StartEvent) for e in events):
-            self._deadlines_changed.set()
+        if messages:
+            room.send(messages)
+            if any(isinstance(e, _CLOCK_EVENTS) for e in events):
+                self._deadlines_changed.set()
 
     def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
         race = room.race
         statements: list[Statement] = []
-        if any(isinstance(e, p.CountdownEvent | p.StartEvent | p.EndEvent) for e in events):
+        if any(isinstance(e, _STATE_EVENTS) for e in events):
             statements.append(
                 race_state_statement(
                     race.race_id,

@@ -19,7 +19,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -167,18 +167,14 @@ class Notices:
         return notices
 
 
-def _new_future() -> asyncio.Future[None]:
-    return asyncio.get_running_loop().create_future()
-
-
 @dataclass(slots=True)
 class Write:
     """What one request needs committed; statements run after the inserts, in order."""
 
-    moves: Sequence[MoveRow] = ()
-    events: Sequence[EventRow] = ()
-    statements: Sequence[tuple[str, tuple[Any, ...]]] = ()
-    done: asyncio.Future[None] = field(default_factory=_new_future)
+    moves: Sequence[MoveRow]
+    events: Sequence[EventRow]
+    statements: Sequence[tuple[str, tuple[Any, ...]]]
+    done: asyncio.Future[None]
 
 
 class GroupCommitter:
@@ -203,6 +199,7 @@ class GroupCommitter:
         # Set by each new write and by each finished commit.
         self._wake = asyncio.Event()
         self._committing = 0  # commits under way
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
 
     def submit(
@@ -220,7 +217,10 @@ class GroupCommitter:
             ConflictError: a move row's key was taken by another connection.
             UnavailableError: the database failed; nothing of this write was kept.
         """
-        write = Write(moves, events, statements)
+        if self._loop is None:
+            # Found once: asking for the running loop costs a system call (getpid) each time.
+            self._loop = asyncio.get_running_loop()
+        write = Write(moves, events, statements, self._loop.create_future())
         self._queue.append(write)
         self._wake.set()
         # No shield: a cancelled caller cancels only its own future, which the committer

@@ -60,8 +60,11 @@ class Fanout:
                 origin, _, races = payload.partition(":")
                 if origin == self._origin:
                     continue
+                rooms = self._arena.rooms
                 for pair in races.split(","):
                     race, _, seq = pair.partition(":")
+                    if int(race) not in rooms:
+                        continue  # nobody here watches it: no coroutine for it
                     try:
                         await self._arena.catch_up(int(race), int(seq))
                     except ArenaError as err:
