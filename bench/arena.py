@@ -23,7 +23,6 @@ import sys
 import time
 from pathlib import Path
 
-import asyncpg
 import load  # bench/load.py: the benchmarks' PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +38,7 @@ from server.identity import Principal  # noqa: E402
 from server.logs import configure_logging  # noqa: E402
 from server.metrics import Metrics  # noqa: E402
 from server.migrations import migrate  # noqa: E402
-from server.storage import Storage  # noqa: E402
+from server.storage import Storage, open_pool  # noqa: E402
 
 
 class Player:
@@ -94,7 +93,7 @@ def rss_mib() -> int:
 
 async def run(args: argparse.Namespace, url: str) -> None:
     await migrate(url)
-    async with asyncpg.create_pool(url, min_size=2, max_size=8) as pool:
+    async with open_pool(url, 8) as pool:
         metrics = Metrics()
         committer = GroupCommitter(pool, metrics)
         commits = asyncio.create_task(committer.run())

@@ -38,7 +38,7 @@ from server.logs import configure_logging
 from server.metrics import Metrics
 from server.migrations import migrate
 from server.routing import ALONE, Place
-from server.storage import Storage
+from server.storage import Storage, open_pool
 
 log = structlog.get_logger(__name__)
 T = TypeVar("T")
@@ -75,9 +75,7 @@ class ArenaServer:
     async def start(self) -> None:
         """Migrate the database, load unfinished races, and listen."""
         await migrate(self.database_url)
-        self._pool = await asyncpg.create_pool(
-            self.database_url, min_size=2, max_size=self.config.pool_size
-        )
+        self._pool = await open_pool(self.database_url, self.config.pool_size)
         storage = Storage(self._pool)
         signer = TokenSigner(await storage.secret())
         self.committer = GroupCommitter(

@@ -28,6 +28,24 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+def open_pool(database_url: str, max_size: int) -> asyncpg.Pool:
+    """The server's connection pool (``async with`` or await it to open it).
+
+    A connection going back to the pool keeps its session: asyncpg's default reset
+    (``RESET ALL``, ``UNLISTEN *``, advisory locks released, cursors closed) costs a
+    round trip to PostgreSQL on every release, a race created or joined makes several,
+    and no pooled connection changes its session: no ``SET``, no advisory lock (the
+    migrations take theirs on a connection of their own), no ``LISTEN`` (the fan-out
+    has its own connection), no cursor outside a transaction. An open transaction is
+    still rolled back, which asyncpg does before calling ``reset``.
+    """
+    return asyncpg.create_pool(database_url, min_size=2, max_size=max_size, reset=_keep_session)
+
+
+async def _keep_session(_connection: asyncpg.Connection) -> None:
+    """Nothing to undo on release (see ``open_pool``)."""
+
+
 # What a lost database looks like from asyncpg. A pooled connection whose server
 # process was ended can also fail with InternalClientError ("cannot switch to state
 # 15; another operation is in progress", asyncpg issue 1069); the pool then drops it

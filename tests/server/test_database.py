@@ -25,6 +25,7 @@ from server.database import (
     unique_database_name,
     with_database,
 )
+from server.storage import open_pool
 
 
 def _unanswered_url() -> str:
@@ -209,3 +210,25 @@ class TestUrls:
         with pytest.raises(ValueError, match="not lower-case letters"):
             async with temporary_database(postgres_admin_url, prefix='x"; drop database postgres'):
                 pass
+
+
+async def test_a_pooled_connection_keeps_its_session_but_never_an_open_transaction(
+    database_url: str,
+) -> None:
+    """The pool skips asyncpg's session reset (a round trip per release) but still rolls
+    back what a connection left open: nothing uncommitted survives a release."""
+    async with open_pool(database_url, 2) as pool:
+        await pool.execute("create table kept (n int)")
+        async with pool.acquire() as conn:
+            pid = await conn.fetchval("select pg_backend_pid()")
+            await conn.execute("set application_name = 'solitaire-test'")
+            await conn.execute("begin")
+            await conn.execute("insert into kept values (1)")
+        async with pool.acquire() as first, pool.acquire() as second:
+            for conn in (first, second):  # the pool's two connections
+                assert not conn.is_in_transaction()
+            (same,) = [
+                c for c in (first, second) if await c.fetchval("select pg_backend_pid()") == pid
+            ]
+            assert await same.fetchval("show application_name") == "solitaire-test"  # no RESET ALL
+        assert await pool.fetchval("select count(*) from kept") == 0
