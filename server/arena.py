@@ -740,19 +740,18 @@ class Arena:
     ) -> None:
         game = live.game
         now = self.clock()
-        view = live.engine_view()
-        won = view["outcome"] == "won"
+        # The view is built after the commit (``_view_reply``); the race needs only this.
+        won = game.rules.is_won(game.position)
         statements = [entry_status_statement(live.game_id, "won", now)] if won else []
         try:
             if room is None:
                 await self.committer.submit(rows, (), statements)
             else:
-                counters = view["counters"]
                 events = room.race.progress(
                     who.player_id,
                     foundation=game.foundation_cards,
-                    moves=counters["moves"],
-                    score=counters["score"],
+                    moves=game.position.moves,
+                    score=game.position.score,
                     won=won,
                     now=now,
                 )

@@ -39,10 +39,6 @@ class LiveGame:
     play_until: int | None = None
     sealed_until: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    _view: dict[str, Any] | None = None
-    _view_seq: int = -1
-    _shown: dict[str, Any] | None = None
-    _shown_key: tuple[int, bool, str, int] | None = None
 
     @property
     def seq(self) -> int:
@@ -71,39 +67,25 @@ class LiveGame:
         if self.status != "playing":
             raise GameError("game_over")
 
-    def engine_view(self) -> dict[str, Any]:
-        """The engine's view of the current position, computed once per position.
-
-        Building it lists every legal move, the costliest step of a move; the
-        reply, the race progress and a repeated ``get_view`` all share one.
-        """
-        if self._view_seq != self.seq or self._view is None:
-            self._view = self.game.view()
-            self._view_seq = self.seq
-        return self._view
-
     def view(self, reveal_seed: bool, started_at: int | None = None) -> dict[str, Any]:
         """The player's view; the seed (which would reveal every card) only when allowed.
 
         It carries the game's clock (``started_at``, and ``finished_at`` once won) so a
         client can show the time of any game; ``started_at`` overrides the creation time
-        when the clock starts elsewhere (a race's start). Built once per position and
-        shown state and shared (callers only encode it).
+        when the clock starts elsewhere (a race's start).
+
+        Built for each reply and not kept: a view is a few dozen objects, and one kept
+        until the player's next move is long out of the processor's caches by then, so
+        freeing it there cost more than building it (docs/performance.md). A move's
+        reply builds it after the commit, so it is built, encoded and freed in one go.
         """
-        reveal = reveal_seed or self.seed_public
-        start = self.started_at if started_at is None else started_at
-        key = (self.seq, reveal, self.status, start)
-        if self._shown is not None and self._shown_key == key:
-            return self._shown
-        view = dict(self.engine_view())
-        if not reveal:
-            view.pop("seed", None)
-            view.pop("deal_code", None)
+        view = self.game.view()
+        if not (reveal_seed or self.seed_public):
+            del view["seed"], view["deal_code"]
         view["status"] = self.status
-        view["started_at"] = start
+        view["started_at"] = self.started_at if started_at is None else started_at
         if self.finished_at is not None:
             view["finished_at"] = self.finished_at
-        self._shown, self._shown_key = view, key
         return view
 
 
