@@ -126,6 +126,7 @@ class Tally:
     generator_cpu: float = 0.0
     server_waiting: float = 0.0
     postgres_cpu: float = 0.0
+    stolen: float = 0.0
 
 
 class ViewBody(msgspec.Struct):
@@ -315,6 +316,7 @@ async def measure(
     waiting_before = server.waiting_seconds() if server else 0.0
     own_before = time.process_time()
     postgres_before = postgres_cpu_seconds()
+    stolen_before = stolen_seconds()
     tally.recording = True
     started = time.perf_counter()
     await asyncio.sleep(duration)
@@ -324,6 +326,7 @@ async def measure(
     tally.server_waiting = (server.waiting_seconds() - waiting_before) if server else 0.0
     tally.generator_cpu = time.process_time() - own_before
     tally.postgres_cpu = postgres_cpu_seconds() - postgres_before
+    tally.stolen = stolen_seconds() - stolen_before
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     gc.enable()
@@ -345,6 +348,15 @@ def postgres_cpu_seconds() -> float:
             fields = text.rsplit(")", 1)[1].split()
             total += int(fields[11]) + int(fields[12])
     return total / ticks
+
+
+def stolen_seconds() -> float:
+    """CPU seconds the hypervisor gave to others while this machine's processes were
+    ready to run (the "steal" column of /proc/stat), over all cores: on a virtual
+    machine a busy neighbour shows here, and a phase with much of it measured less of
+    a machine than the others."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    return int(fields[8]) / os.sysconf("SC_CLK_TCK") if len(fields) > 8 else 0.0
 
 
 def commit_figures(port: int, processes: int) -> str:
@@ -412,6 +424,8 @@ def report(title: str, tally: Tally, elapsed: float, cpu: float) -> float:
     print(f"  load generator CPU  : {tally.generator_cpu / elapsed * 100:.0f}% of one core")
     print(f"  PostgreSQL CPU      : {tally.postgres_cpu / elapsed * 100:.0f}% of one core")
     print(f"  machine load avg    : {os.getloadavg()[0]:.1f} (1 min; 2 cores)")
+    cores = os.cpu_count() or 1
+    print(f"  stolen by the host  : {tally.stolen / elapsed / cores * 100:.0f}% of the cores' time")
     if tally.errors:
         print(f"  errors              : {tally.errors}")
     return rate
