@@ -63,10 +63,11 @@ class Fanout:
                 rooms = self._arena.rooms
                 for pair in races.split(","):
                     race, _, seq = pair.partition(":")
-                    if int(race) not in rooms:
+                    race_id = int(race)
+                    if race_id not in rooms:
                         continue  # nobody here watches it: no coroutine for it
                     try:
-                        await self._arena.catch_up(int(race), int(seq))
+                        await self._arena.catch_up(race_id, int(seq))
                     except ArenaError as err:
                         log.error("fanout_failed", race=race, error=err.code)
         finally:
