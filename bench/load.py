@@ -423,8 +423,8 @@ def report(title: str, tally: Tally, elapsed: float, cpu: float) -> float:
     )
     print(f"  load generator CPU  : {tally.generator_cpu / elapsed * 100:.0f}% of one core")
     print(f"  PostgreSQL CPU      : {tally.postgres_cpu / elapsed * 100:.0f}% of one core")
-    print(f"  machine load avg    : {os.getloadavg()[0]:.1f} (1 min; 2 cores)")
     cores = os.cpu_count() or 1
+    print(f"  machine load avg    : {os.getloadavg()[0]:.1f} (1 min; {cores} cores)")
     print(f"  stolen by the host  : {tally.stolen / elapsed / cores * 100:.0f}% of the cores' time")
     if tally.errors:
         print(f"  errors              : {tally.errors}")

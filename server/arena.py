@@ -195,9 +195,9 @@ class Arena:
         moves: list[MoveRow] | None = None,
     ) -> None:
         """Commit the events (with any rows and statements), then push them to watchers."""
+        messages, rows = room.number(events, now)
         if events:
             statements = [*(statements or []), *self._race_statements(room, events)]
-        messages, rows = room.number(events, now) if events else ([], [])
         try:
             await self.committer.submit(moves or (), rows, statements or ())
         except ArenaError:

@@ -217,15 +217,19 @@ class GroupCommitter:
             ConflictError: a move row's key was taken by another connection.
             UnavailableError: the database failed; nothing of this write was kept.
         """
-        if self._loop is None:
-            # Found once: asking for the running loop costs a system call (getpid) each time.
-            self._loop = asyncio.get_running_loop()
-        write = Write(moves, events, statements, self._loop.create_future())
+        write = Write(moves, events, statements, self._event_loop().create_future())
         self._queue.append(write)
         self._wake.set()
         # No shield: a cancelled caller cancels only its own future, which the committer
         # skips; its rows stay in the batch (cheaper than a shield on every move).
         return write.done
+
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop the committer runs on, found once: asking asyncio for the running
+        loop costs a system call (``getpid``) each time, and every write asks."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
 
     @property
     def pending(self) -> int:
@@ -260,7 +264,7 @@ class GroupCommitter:
                     conn = await self._connections.get()
                     batch = self._queue[: self._max_batch]
                     del self._queue[: len(batch)]
-                    resolved = asyncio.get_running_loop().create_future()
+                    resolved = self._event_loop().create_future()
                     self._committing += 1
                     group.create_task(self._commit(conn, batch, previous, resolved))
                     previous = resolved
@@ -271,7 +275,7 @@ class GroupCommitter:
 
     async def _idle(self) -> None:
         """Wait for the next write; send the waiting notices if none comes in time."""
-        notices, loop = self._notices, asyncio.get_running_loop()
+        notices, loop = self._notices, self._event_loop()
         if not notices.waiting or self._committing:
             await self._wake.wait()  # a commit under way sends or keeps them
             return
@@ -289,9 +293,9 @@ class GroupCommitter:
             await self._pool.execute(NOTIFY, CHANNEL, self._notices.texts(last))
         except Exception as err:  # the database is away: try again later
             log.error("notice_failed", error=repr(err))
-            self._notices.sent_at = asyncio.get_running_loop().time()
+            self._notices.sent_at = self._event_loop().time()
         else:
-            self._notices.settle(last, True, asyncio.get_running_loop().time())
+            self._notices.settle(last, True, self._event_loop().time())
 
     def close(self) -> None:
         """Stop once every write already queued is committed (``run`` then returns)."""
@@ -317,7 +321,7 @@ class GroupCommitter:
                 # Statements change rows (a race's state) that earlier writes may change
                 # too: they must land in queue order, so wait for everything before.
                 await previous
-            due = self._notices.due(asyncio.get_running_loop().time())
+            due = self._notices.due(self._event_loop().time())
             last = await self._in_one_statement(live, batch, due)
             while last is None:
                 try:
@@ -327,7 +331,7 @@ class GroupCommitter:
                     if retry.failed <= failed:
                         raise RuntimeError("a conflict names no new write") from retry
                     failed |= retry.failed
-            self._notices.settle(last, due, asyncio.get_running_loop().time())
+            self._notices.settle(last, due, self._event_loop().time())
         except Exception as err:  # the database (or the network to it) failed
             error = err
             log.error("commit_failed", error=repr(err), writes=len(batch))
