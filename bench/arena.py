@@ -29,16 +29,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from server import protocol as p  # noqa: E402
-from server.app import tune_garbage_collector  # noqa: E402
-from server.arena import Arena  # noqa: E402
-from server.commit import GroupCommitter  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.database import temporary_database  # noqa: E402
-from server.identity import Principal  # noqa: E402
-from server.logs import configure_logging  # noqa: E402
-from server.metrics import Metrics  # noqa: E402
-from server.migrations import migrate  # noqa: E402
-from server.storage import Storage, open_pool  # noqa: E402
+from server.core.identity import Principal  # noqa: E402
+from server.ops.config import ServerConfig  # noqa: E402
+from server.ops.logs import configure_logging  # noqa: E402
+from server.ops.metrics import Metrics  # noqa: E402
+from server.services.arena import Arena  # noqa: E402
+from server.store.commit import GroupCommitter  # noqa: E402
+from server.store.database import temporary_database  # noqa: E402
+from server.store.migrations import migrate  # noqa: E402
+from server.store.storage import Storage, open_pool  # noqa: E402
+from server.transport.app import tune_garbage_collector  # noqa: E402
 
 
 class Player:

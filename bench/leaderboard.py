@@ -28,10 +28,10 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import asyncpg  # noqa: E402
 
-from server.daily import DAILY_VARIANTS, day_start_ms  # noqa: E402
-from server.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
-from server.leaderboard import STATS_SQL, WON_DAYS_SQL, Board, Leaderboard  # noqa: E402
-from server.migrations import migrate  # noqa: E402
+from server.services.daily import DAILY_VARIANTS, day_start_ms  # noqa: E402
+from server.services.leaderboard import STATS_SQL, WON_DAYS_SQL, Board, Leaderboard  # noqa: E402
+from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
+from server.store.migrations import migrate  # noqa: E402
 
 LAST_DAY = date(2026, 6, 30)
 

@@ -23,8 +23,8 @@ from bot.client import ArenaClient
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
 from bot.table import Table
-from server.app import ArenaServer
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
+from server.transport.app import ArenaServer
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, un
 
 import engine
 from bot.cog import SolitaireCog
-from server.app import ArenaServer
+from server.transport.app import ArenaServer
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
 CARLA = FakeUser(701, "Carla")

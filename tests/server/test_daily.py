@@ -18,10 +18,13 @@ import pytest
 import engine
 from engine.solver import solve
 from server import protocol as p
-from server.arena import Arena
-from server.commit import GroupCommitter
-from server.config import ServerConfig
-from server.daily import (
+from server.core.identity import Principal
+from server.core.race import commitment
+from server.ops.config import ServerConfig
+from server.ops.metrics import Metrics
+from server.protocol.errors import DailyError, GameError, NotFoundError
+from server.services.arena import Arena
+from server.services.daily import (
     Dailies,
     SolverBudget,
     choose_deal,
@@ -31,12 +34,9 @@ from server.daily import (
     day_start_ms,
     prove_winnable,
 )
-from server.errors import DailyError, GameError, NotFoundError
-from server.identity import Principal
-from server.metrics import Metrics
-from server.migrations import migrate
-from server.race import commitment
-from server.storage import Storage
+from server.store.commit import GroupCommitter
+from server.store.migrations import migrate
+from server.store.storage import Storage
 
 DAY = date(2026, 3, 14)
 LIMIT_MS = 3_600_000

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server.app import ArenaServer
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
+from server.transport.app import ArenaServer
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from test_daily import LIMIT_MS, Clock, arena, clock, deal, guest  # noqa: F401 
 from test_leaderboard_protocol import store_todays_deal
 
 from server import protocol as p
-from server.arena import Arena
+from server.services.arena import Arena
 
 BOT_USER = {"user": "discord:80351110224678912", "name": "Ann", "locale": "en"}
 OTHER_USER = {"user": "discord:80351110224678913", "name": "Bob", "locale": "de"}

@@ -9,9 +9,9 @@ import pytest
 from arena_client import Client
 from websockets.asyncio.client import connect as ws_connect
 
-from server.app import ArenaServer
-from server.errors import UnavailableError
-from server.storage import _guarded
+from server.protocol.errors import UnavailableError
+from server.store.storage import _guarded
+from server.transport.app import ArenaServer
 
 
 async def test_unreadable_illegal_and_ambiguous_moves_change_nothing(connect: Any) -> None:

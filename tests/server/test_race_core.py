@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from server import protocol as p
-from server.errors import RaceError
-from server.race import Race, RaceSettings, RaceState, commitment
+from server.core.race import Race, RaceSettings, RaceState, commitment
+from server.protocol.errors import RaceError
 
 
 def make_race(**settings: object) -> Race:

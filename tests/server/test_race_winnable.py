@@ -1,4 +1,4 @@
-"""Races dealt winnable: the server draws seeds until the solver proves one (server/solving.py)."""
+"""Races dealt winnable: the server draws seeds until the solver proves one (server/services/solving.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import asyncpg
 
-from server.solving import Budget, prove_deal
+from server.services.solving import Budget, prove_deal
 
 
 async def revealed_seed(client: Any, race: dict[str, Any]) -> int:

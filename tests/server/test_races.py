@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 import engine
 from engine.cards import CODES
-from server.app import ArenaServer
+from server.transport.app import ArenaServer
 
 CARD = re.compile(r"^(10|[2-9AJQK])[cdhs]$")
 WINNABLE_KLONDIKE_SEED = 43  # following the engine's hints wins this deal

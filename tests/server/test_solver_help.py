@@ -9,7 +9,7 @@ from typing import Any
 
 from solver_cases import LOST_LINE, LOST_SEED
 
-from server.solving import Budget, winnability
+from server.services.solving import Budget, winnability
 
 BUDGET = Budget(max_nodes=200_000, max_seconds=10.0)
 

@@ -32,14 +32,14 @@ import asyncpg
 import structlog
 
 from server import protocol as p
-from server.errors import DailyError, GameError, NotFoundError
-from server.identity import Principal
-from server.race import commitment
-from server.solving import MAX_NODES, Budget, prove_deal
-from server.storage import _guarded, from_ms
+from server.core.identity import Principal
+from server.core.race import commitment
+from server.protocol.errors import DailyError, GameError, NotFoundError
+from server.services.solving import MAX_NODES, Budget, prove_deal
+from server.store.storage import _guarded, from_ms
 
 if TYPE_CHECKING:
-    from server.arena import Arena
+    from server.services.arena import Arena
 
 log = structlog.get_logger(__name__)
 
@@ -100,7 +100,7 @@ def prove_winnable(variant: str, seed: int, budget: SolverBudget) -> Proof:
     """The winnability check: ask the solver (engine.solver) about one deal.
 
     Anything but a found solution (unwinnable, or out of budget) is not a proof.
-    Runs in a worker process of the server's solver pool (server/solving.py).
+    Runs in a worker process of the server's solver pool (server/services/solving.py).
     """
     proof = prove_deal(variant, {}, seed, Budget(budget.max_nodes, budget.max_seconds))
     return Proof(proof.winnable, proof.solution_length, proof.nodes, proof.seconds)

@@ -23,8 +23,8 @@ from collections import OrderedDict
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from server import protocol as p
-from server.games import LiveGame
-from server.solving import SolverHelp
+from server.services.games import LiveGame
+from server.services.solving import SolverHelp
 
 
 class WinnabilityWatch:

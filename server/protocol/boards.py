@@ -10,10 +10,11 @@ from typing import Annotated, Any
 
 import msgspec
 
-from server.envelope import Message, PlayerInfo, Ranked, Request
+from server.protocol.envelope import Message, PlayerInfo, Ranked, Request
+from server.protocol.view import PlayerView
 
 # ---------------------------------------------------------------- daily deals and leaderboards
-# (server/daily.py and server/leaderboard.py; docs/protocol.md, "Daily deals and leaderboards")
+# (server/services/daily.py and server/services/leaderboard.py; docs/protocol.md, "Daily deals and leaderboards")
 
 DateText = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 PageSize = Annotated[int, msgspec.Meta(ge=1, le=100)]
@@ -86,7 +87,7 @@ class GetReplay(Request, tag="replay", kw_only=True):
 
 
 # ---------------------------------------------------------------- all-time boards and listings
-# (server/leaderboard.py and server/listings.py; docs/protocol.md, "All-time leaderboard" and
+# (server/services/leaderboard.py and server/services/listings.py; docs/protocol.md, "All-time leaderboard" and
 # "Finding games and races again")
 
 
@@ -159,7 +160,7 @@ class DailyGameReply(Message, tag="daily_game", kw_only=True):
     ranked: bool
     date: str
     deadline: int
-    view: dict[str, Any]
+    view: PlayerView
 
 
 class BoardLine(msgspec.Struct, kw_only=True):
@@ -263,7 +264,7 @@ class ReplayReply(Message, tag="game_record", kw_only=True):
     race: int | None = None
     date: str | None = None
     step: int | None = None
-    view: dict[str, Any] | None = None
+    view: PlayerView | None = None
 
 
 class AllTimeLine(msgspec.Struct, kw_only=True):

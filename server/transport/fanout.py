@@ -4,7 +4,7 @@ The group commit sends notices naming each race with its last committed event:
 ``<origin>:<race id>:<last seq>,<race id>:<last seq>,...`` on ``solitaire_race_events``
 (split in several notices only when long), in the transaction of a commit, for every
 event committed since the last notices, at most every ``NOTICE_SECONDS`` (50 ms), and on
-their own when no commit comes by then (server/commit.py, ``Notices``). Each
+their own when no commit comes by then (server/store/commit.py, ``Notices``). Each
 process listens on a dedicated connection (a pooled one would be reset with
 ``UNLISTEN *`` on release), skips its own notices, and hands the others to
 ``Arena.catch_up``, which sends the stored events to the watchers connected here.
@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 import asyncpg
 import structlog
 
-from server.arena import Arena
-from server.commit import CHANNEL
-from server.errors import ArenaError
+from server.protocol.errors import ArenaError
+from server.services.arena import Arena
+from server.store.commit import CHANNEL
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy

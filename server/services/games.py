@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from server.errors import GameError, NotFoundError, forbidden
-from server.storage import Storage
+from server import protocol as p
+from server.protocol.errors import GameError, NotFoundError, forbidden
+from server.store.storage import Storage
 
 
 @dataclass(slots=True)
@@ -35,7 +36,7 @@ class LiveGame:
     started_at: int = 0
     finished_at: int | None = None
     # A daily attempt's end of play time, and the time before which its seed stays
-    # hidden even once it is over (its day's close), in server ms (server/daily.py).
+    # hidden even once it is over (its day's close), in server ms (server/services/daily.py).
     play_until: int | None = None
     sealed_until: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -67,7 +68,7 @@ class LiveGame:
         if self.status != "playing":
             raise GameError("game_over")
 
-    def view(self, reveal_seed: bool, started_at: int | None = None) -> dict[str, Any]:
+    def view(self, reveal_seed: bool, started_at: int | None = None) -> p.PlayerView:
         """The player's view; the seed (which would reveal every card) only when allowed.
 
         It carries the game's clock (``started_at``, and ``finished_at`` once won) so a
@@ -86,7 +87,7 @@ class LiveGame:
         view["started_at"] = self.started_at if started_at is None else started_at
         if self.finished_at is not None:
             view["finished_at"] = self.finished_at
-        return view
+        return p.wire_view(view)
 
 
 def move_error(err: engine.MoveError) -> GameError:

@@ -4,7 +4,7 @@ One Python process uses one core. To use more, the front process starts N worker
 processes (each a whole ``ArenaServer`` on the shared database), listens on the
 public port, and hands every accepted connection to a worker: it peeks at the first
 line of the HTTP request without reading it (``MSG_PEEK``), picks the worker
-(server/routing.py: a race's players all land on the race's home), and passes the
+(server/transport/routing.py: a race's players all land on the race's home), and passes the
 socket itself over a Unix socket (``SCM_RIGHTS``). The worker then does the WebSocket
 handshake as if it had accepted the connection, so clients see a single server.
 
@@ -27,12 +27,12 @@ from multiprocessing.process import BaseProcess
 
 import structlog
 
-from server.app import ArenaServer, run_event_loop, stop_signal, tune_garbage_collector
-from server.config import ServerConfig
-from server.database import provide_database
-from server.logs import configure_logging
-from server.migrations import migrate
-from server.routing import Place, chosen_process
+from server.ops.config import ServerConfig
+from server.ops.logs import configure_logging
+from server.store.database import provide_database
+from server.store.migrations import migrate
+from server.transport.app import ArenaServer, run_event_loop, stop_signal, tune_garbage_collector
+from server.transport.routing import Place, chosen_process
 
 log = structlog.get_logger(__name__)
 

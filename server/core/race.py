@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from server import protocol as p
-from server.errors import RaceError
+from server.protocol.errors import RaceError
 
 
 class RaceState(enum.StrEnum):

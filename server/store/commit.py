@@ -27,8 +27,8 @@ import asyncpg
 import structlog
 from asyncpg.pool import PoolConnectionProxy
 
-from server.errors import ConflictError, UnavailableError
-from server.metrics import Metrics
+from server.ops.metrics import Metrics
+from server.protocol.errors import ConflictError, UnavailableError
 
 log = structlog.get_logger(__name__)
 
@@ -60,7 +60,7 @@ INSERT_ALL = """
         + 0 * (select count(*) from notified)
 """
 
-# Other server processes LISTEN here (server.fanout). A notice names each race with its
+# Other server processes LISTEN here (server.transport.fanout). A notice names each race with its
 # last event, "<origin>:<race id>:<last seq>,<race id>:<last seq>,...", split in several
 # only when long: every listener pays for each notice it receives, its own included.
 CHANNEL = "solitaire_race_events"

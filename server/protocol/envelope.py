@@ -1,18 +1,23 @@
-"""The envelope every message of the wire protocol shares, and the parts several
-message families use (players, standings).
+"""The envelope every message of the wire protocol shares, the messages of a connection's
+own life (hello, welcome, error), and the parts several message families use (players,
+standings).
 
-Kept apart so that both message families, races and games in ``server.protocol`` and
-boards and listings in ``server.protocol_boards``, build on one definition.
+Every family (races in ``races``, games in ``games``, boards and listings in ``boards``)
+builds on these definitions.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
+from server.protocol.view import PlayerView
+
 RequestId = int | str | None
 Locale = Literal["en", "de"]
+
+PROTOCOL_VERSION = 1
 
 
 class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
@@ -60,3 +65,32 @@ class Ranked(Standing, kw_only=True):
     """A line of the final ranking."""
 
     rank: int
+
+
+class Hello(Request, tag="hello", kw_only=True):
+    """First message of every connection: agree the version, say who you are."""
+
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = None
+    service_token: str | None = None
+    name: str | None = None
+    locale: Locale = "en"
+
+
+class Welcome(Message, tag="welcome", kw_only=True):
+    """Reply to hello: the agreed version, who you are, and a token to come back as."""
+
+    protocol: int
+    server_time: int
+    player: PlayerInfo | None = None
+    token: str | None = None
+    service: bool = False
+
+
+class ErrorMessage(Message, tag="error", kw_only=True):
+    """A request failed and changed nothing; ``code`` is stable, ``message`` human."""
+
+    code: str
+    message: str
+    details: dict[str, Any] = {}
+    view: PlayerView | None = None

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import TypeAlias
 
-from server.config import from_environment
+from server.ops.config import from_environment
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -49,7 +49,7 @@ def add_serve_parser(
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT; 0 after a clean shutdown."""
-    from server.app import run, run_event_loop
+    from server.transport.app import run, run_event_loop
 
     config = from_environment().with_overrides(
         host=args.host,
@@ -65,7 +65,7 @@ def run_serve(args: argparse.Namespace) -> int:
         log_json=args.log_json,
     )
     if config.processes > 1:
-        from server.processes import serve_processes
+        from server.transport.processes import serve_processes
 
         return run_event_loop(serve_processes(config))
     run_event_loop(run(config))

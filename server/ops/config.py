@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from server.database import DEFAULT_DATA_DIR
+from server.store.database import DEFAULT_DATA_DIR
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = 8765
-    # Server processes behind the port (server/processes.py); each race is served by
+    # Server processes behind the port (server/transport/processes.py); each race is served by
     # the one that created it.
     processes: int = 1
     database_url: str | None = None
@@ -68,10 +68,10 @@ class ServerConfig:
     # JSON logs (None: JSON unless stderr is a terminal).
     log_json: bool | None = None
     # Play time of a daily attempt, and whether this process prepares tomorrow's daily
-    # deals ahead (the solver runs in a worker process; server/daily.py).
+    # deals ahead (the solver runs in a worker process; server/services/daily.py).
     daily_time_limit_s: int = 3600
     daily_prepare_ahead: bool = True
-    # Worker processes of the solver pool (server/solving.py), shared by daily deals,
+    # Worker processes of the solver pool (server/services/solving.py), shared by daily deals,
     # races' winnable deals and practice games' solver help.
     solver_workers: int = 1
     # Seconds the server may search for a proven-winnable seed when it deals a race.

@@ -26,19 +26,19 @@ from websockets.extensions.permessage_deflate import enable_server_permessage_de
 from websockets.http11 import Request, Response
 from websockets.server import ServerProtocol
 
-from server.arena import Arena
-from server.commit import GroupCommitter
-from server.config import ServerConfig
-from server.connection import Connection
-from server.database import provide_database, redact
-from server.errors import UnavailableError
-from server.fanout import Fanout
-from server.identity import TokenSigner
-from server.logs import configure_logging
-from server.metrics import Metrics
-from server.migrations import migrate
-from server.routing import ALONE, Place
-from server.storage import Storage, open_pool
+from server.core.identity import TokenSigner
+from server.ops.config import ServerConfig
+from server.ops.logs import configure_logging
+from server.ops.metrics import Metrics
+from server.protocol.errors import UnavailableError
+from server.services.arena import Arena
+from server.store.commit import GroupCommitter
+from server.store.database import provide_database, redact
+from server.store.migrations import migrate
+from server.store.storage import Storage, open_pool
+from server.transport.connection import Connection
+from server.transport.fanout import Fanout
+from server.transport.routing import ALONE, Place
 
 log = structlog.get_logger(__name__)
 T = TypeVar("T")
@@ -124,7 +124,7 @@ class ArenaServer:
         )
 
     async def adopt(self, sock: socket.socket) -> None:
-        """Serve a connection the front process accepted (server/processes.py).
+        """Serve a connection the front process accepted (server/transport/processes.py).
 
         It joins this process's WebSocket server as if accepted here: the same
         handshake, handler, limits and shutdown.

@@ -25,11 +25,11 @@ import asyncpg
 
 import engine
 from server import protocol as p
-from server.all_time import AllTimeBoards
-from server.daily import check_variant, closes_at_ms, day_of, parse_day
-from server.errors import DailyError, GameError, NotFoundError
-from server.identity import Principal
-from server.storage import _guarded, from_ms, to_ms
+from server.core.identity import Principal
+from server.protocol.errors import DailyError, GameError, NotFoundError
+from server.services.all_time import AllTimeBoards
+from server.services.daily import check_variant, closes_at_ms, day_of, parse_day
+from server.store.storage import _guarded, from_ms, to_ms
 
 # The attempts of one board: the SQL fragment and its parameters after $1 variant, $2 day.
 _SCOPES = {
@@ -310,7 +310,7 @@ class Leaderboard:
 
     @_guarded
     async def all_time(self, who: Principal, message: p.AllTimeBoard) -> p.AllTimeReply:
-        """Reply to leaderboard: a variant's all-time board (server/all_time.py)."""
+        """Reply to leaderboard: a variant's all-time board (server/services/all_time.py)."""
         return await self.all_time_boards.reply(who.player_id, message)
 
     # ------------------------------------------------------------ races
@@ -448,7 +448,7 @@ class Leaderboard:
                     reason=f"step must be from 0 to {len(actions)}.",
                 )
             game = engine.replay(row["variant"], int(row["seed"]), options, actions[: message.step])
-            view = game.view()
+            view = p.wire_view(game.view())
         return p.ReplayReply(
             id=message.id,
             game=row["id"],

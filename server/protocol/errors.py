@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.protocol.view import PlayerView
+
 # English and German text per code; ``{name}`` fields come from ``details``.
 MESSAGES: dict[str, tuple[str, str]] = {
     "bad_json": ("The message is not valid JSON.", "Die Nachricht ist kein gültiges JSON."),
@@ -158,7 +160,7 @@ class ArenaError(Exception):
 
     code = "internal"
     request_id: int | str | None = None
-    view: dict[str, Any] | None = None  # a fresh view, sent with ``conflict``
+    view: PlayerView | None = None  # a fresh view, sent with ``conflict``
 
     def __init__(self, code: str | None = None, **details: Any) -> None:
         if code is not None:

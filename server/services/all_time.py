@@ -1,6 +1,6 @@
 """The all-time board of a variant: every player ranked over all their counted games.
 
-Counted games are those of a player's all-time figures (server/leaderboard.py,
+Counted games are those of a player's all-time figures (server/services/leaderboard.py,
 ``STATS_SQL``): ranked daily attempts that are over, and games of finished races;
 a guild's board counts the daily attempts started from that guild and the races
 created there. Players are ranked by wins, then win rate, then best time (players
@@ -26,7 +26,7 @@ import asyncpg
 
 import engine
 from server import protocol as p
-from server.errors import GameError
+from server.protocol.errors import GameError
 
 # The games of a board (the index ranges of daily_entries_all_time and
 # entries_race_variant, sql/0030_all_time.sql), totalled per player: $1 variant,

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import asyncpg
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "sql"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "sql"
 """The repository's ``sql/`` folder, next to the ``server`` package."""
 
 ADVISORY_LOCK_KEY = 0x534F4C4954414952

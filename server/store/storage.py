@@ -2,7 +2,7 @@
 
 Rare, small writes (a new player, race or entry) run here directly; hot writes
 (moves, race events, race state changes) are built here as statements and go
-through ``server.commit``. asyncpg's errors become ``UnavailableError`` at this
+through ``server.store.commit``. asyncpg's errors become ``UnavailableError`` at this
 boundary, so callers see domain errors only.
 """
 
@@ -18,11 +18,11 @@ from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 
-from server.commit import CHECKED
-from server.errors import UnavailableError
-from server.identity import Principal
-from server.race import RaceSettings, RaceState
-from server.routing import ALONE, Place
+from server.core.identity import Principal
+from server.core.race import RaceSettings, RaceState
+from server.protocol.errors import UnavailableError
+from server.store.commit import CHECKED
+from server.transport.routing import ALONE, Place
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -209,7 +209,7 @@ class Storage:
 
         The id is the first number the sequence hands out with ``id % count ==
         index`` (the subquery stops at it), so each race is served by the process
-        that created it (server/routing.py).
+        that created it (server/transport/routing.py).
         """
         return int(
             await self.pool.fetchval(

@@ -15,7 +15,7 @@ import hmac
 import re
 from dataclasses import dataclass
 
-from server.errors import IdentityError, forbidden
+from server.protocol.errors import IdentityError, forbidden
 
 DISCORD_USER = re.compile(r"^discord:[0-9]{1,20}$")
 

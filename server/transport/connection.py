@@ -19,16 +19,16 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from server import protocol as p
-from server.arena import Arena
-from server.config import ServerConfig
-from server.errors import ArenaError, IdentityError, ProtocolError, forbidden
-from server.identity import (
+from server.core.identity import (
     Principal,
     TokenSigner,
     check_discord_user,
     check_service_token,
     clean_name,
 )
+from server.ops.config import ServerConfig
+from server.protocol.errors import ArenaError, IdentityError, ProtocolError, forbidden
+from server.services.arena import Arena
 
 IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
 FLOOD_CLOSE = 1008  # policy violation: the rate limit was ignored
@@ -137,7 +137,9 @@ class Connection:
         # caps all of them together; see ``limit_player``).
         self.player_buckets: dict[str, TokenBucket] = {}
         self.rejected = 0
-        self.log = structlog.get_logger("server.connection").bind(conn=websocket.id.hex[:8])
+        self.log = structlog.get_logger("server.transport.connection").bind(
+            conn=websocket.id.hex[:8]
+        )
         self._handlers: dict[type, Callable[[Principal, Any], Awaitable[p.Message]]] = {
             p.CreateRace: lambda who, m: arena.create_race(who, m, websocket),
             p.JoinRace: lambda who, m: arena.join_race(who, m, websocket),

@@ -22,20 +22,20 @@ from websockets.asyncio.server import ServerConnection
 
 import engine
 from server import protocol as p
-from server.commit import GroupCommitter, MoveRow
-from server.config import ServerConfig
-from server.daily import Dailies
-from server.errors import ArenaError, ConflictError, GameError, NotFoundError, RaceError
-from server.games import GameCache, LiveGame, move_error
-from server.identity import Principal
-from server.leaderboard import Leaderboard
-from server.listings import Listings
-from server.metrics import Metrics
-from server.race import Race, Racer, RaceSettings, RaceState, commitment
-from server.rooms import RaceRoom
-from server.routing import ALONE, Place
-from server.solving import SolverHelp, SolverPool, winnable_race_seed
-from server.storage import (
+from server.core.identity import Principal
+from server.core.race import Race, Racer, RaceSettings, RaceState, commitment
+from server.ops.config import ServerConfig
+from server.ops.metrics import Metrics
+from server.protocol.errors import ArenaError, ConflictError, GameError, NotFoundError, RaceError
+from server.services.daily import Dailies
+from server.services.games import GameCache, LiveGame, move_error
+from server.services.leaderboard import Leaderboard
+from server.services.listings import Listings
+from server.services.rooms import RaceRoom
+from server.services.solving import SolverHelp, SolverPool, winnable_race_seed
+from server.services.winnability import WinnabilityWatch
+from server.store.commit import GroupCommitter, MoveRow
+from server.store.storage import (
     Statement,
     Storage,
     entry_status_statement,
@@ -43,7 +43,7 @@ from server.storage import (
     result_statement,
     to_ms,
 )
-from server.winnability import WinnabilityWatch
+from server.transport.routing import ALONE, Place
 
 log = structlog.get_logger(__name__)
 
@@ -553,7 +553,7 @@ class Arena:
     def _watch(
         self, live: LiveGame, room: RaceRoom | None, websocket: ServerConnection | None
     ) -> None:
-        """Have the background check look at the game's new position (server/winnability.py)."""
+        """Have the background check look at the game's new position (server/services/winnability.py)."""
         if websocket is not None and live.status == "playing" and self._solver_help(live, room):
             self.winnability.changed(live, websocket)
 

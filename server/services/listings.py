@@ -14,8 +14,8 @@ from collections.abc import Callable
 import asyncpg
 
 from server import protocol as p
-from server.identity import Principal
-from server.storage import _guarded, from_ms, to_ms
+from server.core.identity import Principal
+from server.store.storage import _guarded, from_ms, to_ms
 
 # Still being played: the entry is playing, its race (if any) is not finished and its
 # play time (a daily attempt's) has not run out. Index: entries_playing.

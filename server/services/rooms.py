@@ -1,6 +1,6 @@
 """A race's place in the socket layer: its numbered events and who is watching.
 
-The race core (``server.race``) returns events; a room numbers them with the
+The race core (``server.core.race``) returns events; a room numbers them with the
 race's sequence, turns them into rows for the group commit, and once they are
 committed sends them to every watcher. Events are sent only after they are
 stored, so a reconnecting client can always catch up from the database.
@@ -16,8 +16,8 @@ import msgspec
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from server import protocol as p
-from server.commit import EventRow
-from server.race import Race
+from server.core.race import Race
+from server.store.commit import EventRow
 
 _encoder = msgspec.json.Encoder()
 

@@ -16,8 +16,13 @@ from typing import TypeAlias
 
 import asyncpg
 
-from server.database import DEFAULT_DATA_DIR, configured_database_url, provide_database, redact
-from server.migrations import MIGRATIONS_DIR, MigrationError, migrate
+from server.store.database import (
+    DEFAULT_DATA_DIR,
+    configured_database_url,
+    provide_database,
+    redact,
+)
+from server.store.migrations import MIGRATIONS_DIR, MigrationError, migrate
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -79,8 +84,8 @@ async def _migrate(url: str | None, data_dir: Path, migrations_dir: Path) -> lis
 
 
 def add_serve(subparsers: Subparsers) -> None:
-    """``solitaire serve``: run the race server (its options live in server/serve.py)."""
-    from server.serve import add_serve_parser
+    """``solitaire serve``: run the race server (its options live in server/ops/serve.py)."""
+    from server.ops.serve import add_serve_parser
 
     add_serve_parser(subparsers, add_database_options)
 
