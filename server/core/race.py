@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from server import protocol as p
-from server.protocol.errors import RaceError
+from server.protocol.errors import GameError, RaceError
 
 
 class RaceState(enum.StrEnum):
@@ -32,6 +32,23 @@ class RaceState(enum.StrEnum):
     COUNTDOWN = "countdown"
     RUNNING = "running"
     FINISHED = "finished"
+
+
+def check_limits(message: p.CreateRace) -> None:
+    """Refuse a race's numbers out of their ranges (players, countdown, time limit).
+
+    Raises:
+        GameError: ``invalid_options`` naming every number out of range.
+    """
+    problems = []
+    if not 1 <= message.max_players <= 100:
+        problems.append("max_players must be from 1 to 100")
+    if not 0 <= message.countdown_s <= 3600:
+        problems.append("countdown_s must be from 0 to 3600")
+    if message.time_limit_s is not None and not 1 <= message.time_limit_s <= 86400:
+        problems.append("time_limit_s must be from 1 to 86400")
+    if problems:
+        raise GameError("invalid_options", reason="; ".join(problems) + ".")
 
 
 def commitment(seed: int, salt: str) -> str:
@@ -114,6 +131,57 @@ class Racer:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class EntryLine:
+    """A racer as stored: their game (entry), its status and, once won, when."""
+
+    game_id: int
+    player_id: int
+    name: str
+    user: str
+    status: str  # playing, won or resigned (entries that left the lobby are not read)
+    finished_at: int | None  # server ms, once won
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRecord:
+    """A race as stored (server/store/races.py reads it in one snapshot)."""
+
+    race_id: int
+    creator_id: int
+    settings: RaceSettings
+    seed: int
+    salt: str
+    state: RaceState
+    starts_at: int | None
+    ends_at: int | None
+    end_reason: str | None
+    entries: list[EntryLine]
+    last_seq: int
+    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Counters:
+    """A racer's public progress, read from their game."""
+
+    foundation: int
+    moves: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredState:
+    """A race's state to store, compare-and-set: only over the stored ``version``."""
+
+    race_id: int
+    state: RaceState
+    starts_at: int | None
+    ends_at: int | None
+    end_reason: str | None
+    version: int
+
+
 def rank(racers: list[Racer]) -> list[p.Ranked]:
     """The final ranking of ``racers`` (see the module docstring for the order)."""
 
@@ -150,6 +218,61 @@ class Race:
     progress_interval_ms: int = 0
     changed: dict[int, None] = field(default_factory=dict)
     progress_sent_at: int = 0
+
+    @classmethod
+    def from_record(
+        cls, record: RaceRecord, counters: dict[int, Counters], progress_interval_ms: int = 0
+    ) -> Race:
+        """The race as stored, its racers' progress read from their games (by game id)."""
+        race = cls(
+            race_id=record.race_id,
+            creator_id=record.creator_id,
+            settings=record.settings,
+            seed=record.seed,
+            salt=record.salt,
+            state=record.state,
+            starts_at=record.starts_at,
+            ends_at=record.ends_at,
+            end_reason=record.end_reason,
+            progress_interval_ms=progress_interval_ms,
+            version=record.version,
+        )
+        for entry in record.entries:
+            progress = counters[entry.game_id]
+            racer = Racer(
+                player_id=entry.player_id,
+                name=entry.name,
+                user=entry.user,
+                game_id=entry.game_id,
+                foundation=progress.foundation,
+                moves=progress.moves,
+                score=progress.score,
+                resigned=entry.status == "resigned",
+            )
+            if (
+                entry.status == "won"
+                and entry.finished_at is not None
+                and race.starts_at is not None
+            ):
+                racer.time_ms = max(0, entry.finished_at - race.starts_at)
+            race.racers.setdefault(entry.player_id, racer)
+        return race
+
+    def stored_state(self) -> StoredState:
+        """The state to store after a change of state: compare-and-set over the version
+        stored now, which the store's write then moves on by one, as this does."""
+        state = StoredState(
+            self.race_id, self.state, self.starts_at, self.ends_at, self.end_reason, self.version
+        )
+        self.version += 1
+        return state
+
+    def restore_progress(self, player_id: int, progress: Counters) -> None:
+        """A racer's counters as stored, after a failed write left ours ahead."""
+        racer = self.racers.get(player_id)
+        if racer is not None and not racer.done:
+            racer.foundation, racer.moves = progress.foundation, progress.moves
+            racer.score = progress.score
 
     @property
     def commitment(self) -> str:

@@ -14,7 +14,8 @@ from server.protocol.envelope import Message, PlayerInfo, Ranked, Request
 from server.protocol.view import PlayerView
 
 # ---------------------------------------------------------------- daily deals and leaderboards
-# (server/services/daily.py and server/services/leaderboard.py; docs/protocol.md, "Daily deals and leaderboards")
+# (server/services/daily.py and server/services/leaderboard.py; docs/protocol.md,
+# "Daily deals and leaderboards")
 
 DateText = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 PageSize = Annotated[int, msgspec.Meta(ge=1, le=100)]
@@ -87,8 +88,8 @@ class GetReplay(Request, tag="replay", kw_only=True):
 
 
 # ---------------------------------------------------------------- all-time boards and listings
-# (server/services/leaderboard.py and server/services/listings.py; docs/protocol.md, "All-time leaderboard" and
-# "Finding games and races again")
+# (server/services/leaderboard.py and server/services/listings.py; docs/protocol.md,
+# "All-time leaderboard" and "Finding games and races again")
 
 
 class AllTimeBoard(Request, tag="leaderboard", kw_only=True):

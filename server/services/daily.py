@@ -23,10 +23,10 @@ import contextlib
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 import asyncpg
 import structlog
@@ -35,11 +35,9 @@ from server import protocol as p
 from server.core.identity import Principal
 from server.core.race import commitment
 from server.protocol.errors import DailyError, GameError, NotFoundError
-from server.services.solving import MAX_NODES, Budget, prove_deal
-from server.store.storage import _guarded, from_ms
-
-if TYPE_CHECKING:
-    from server.services.arena import Arena
+from server.services.games import GameCache
+from server.services.solving import MAX_NODES, Budget, SolverPool, prove_deal
+from server.store.storage import Storage, _guarded, from_ms
 
 log = structlog.get_logger(__name__)
 
@@ -208,14 +206,20 @@ class Dailies:
 
     def __init__(
         self,
-        arena: Arena,
+        storage: Storage,
+        solver: SolverPool,
+        games: GameCache,
+        clock: Callable[[], int],
         *,
         time_limit_ms: int = 3_600_000,
         budget: SolverBudget | None = None,
         variants: tuple[str, ...] = DAILY_VARIANTS,
         request_wait_s: float = 30.0,
     ) -> None:
-        self.arena = arena
+        self.storage = storage
+        self.solver = solver
+        self.games = games
+        self.clock = clock
         self.request_wait_s = request_wait_s
         self.variants = variants
         self.time_limit_ms = time_limit_ms
@@ -225,7 +229,7 @@ class Dailies:
     @property
     def pool(self) -> asyncpg.Pool:
         """The database pool shared with the rest of the server."""
-        return self.arena.storage.pool
+        return self.storage.pool
 
     # ------------------------------------------------------------ deals
 
@@ -266,8 +270,8 @@ class Dailies:
             log.error("daily_deal_failed", variant=key[0], error=repr(done.exception()))
 
     async def _prepare(self, variant: str, day: date) -> DailyDeal:
-        secret = await self.arena.storage.secret("daily")
-        chosen = await self.arena.solver.run(choose_deal, secret, variant, day, self.budget)
+        secret = await self.storage.secret("daily")
+        chosen = await self.solver.run(choose_deal, secret, variant, day, self.budget)
         if chosen is None:
             log.error("daily_deal_not_found", variant=variant, day=day.isoformat())
             raise DailyError("deal_not_ready", variant=variant, day=day.isoformat())
@@ -336,7 +340,7 @@ class Dailies:
     async def run_preparer(self, interval: float = 600.0) -> None:
         """Prepare tomorrow's deals ahead and sweep expired attempts, every ``interval`` s."""
         while True:
-            now = self.arena.clock()
+            now = self.clock()
             try:
                 await self.sweep(now)
                 await self.prepare_ahead(now)
@@ -350,7 +354,7 @@ class Dailies:
     async def info(self, who: Principal, message: p.DailyInfo) -> p.DailyReply:
         """A day's deal (commitment always, seed once closed) and the player's attempts."""
         check_variant(message.variant)
-        now = self.arena.clock()
+        now = self.clock()
         day = parse_day(message.date, now)
         if day > day_of(now):
             raise DailyError("day_not_open", day=day.isoformat())
@@ -390,7 +394,7 @@ class Dailies:
     async def start(self, who: Principal, message: p.DailyStart) -> p.DailyGameReply:
         """Start an attempt at today's deal: ranked if it is the player's first."""
         check_variant(message.variant)
-        now = self.arena.clock()
+        now = self.clock()
         day = day_of(now)
         deal = await self.deal(message.variant, day, self.request_wait_s)
         started = from_ms(now)
@@ -443,7 +447,7 @@ class Dailies:
                     started,
                     deadline,
                 )
-        live = await self.arena.games.get(int(game_id))
+        live = await self.games.get(int(game_id))
         return p.DailyGameReply(
             id=message.id,
             game=live.game_id,

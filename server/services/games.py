@@ -15,93 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from server import protocol as p
-from server.protocol.errors import GameError, NotFoundError, forbidden
+from server.core.session import GameSession
+from server.protocol.errors import NotFoundError
 from server.store.storage import Storage
 
 
 @dataclass(slots=True)
-class LiveGame:
-    """A rebuilt game and what the server knows about it beyond the rules."""
+class LiveGame(GameSession):
+    """A game this process holds: its session, and the lock its changes take.
 
-    game_id: int
-    race_id: int | None
-    player_id: int
-    game: engine.Game
-    status: str
-    seed_public: bool
-    move_ids: dict[str, int]
-    # When the game was created and when it was won, in server ms: the clock a client
-    # shows for a game outside a race (a race's clock starts at the race's start).
-    started_at: int = 0
-    finished_at: int | None = None
-    # A daily attempt's end of play time, and the time before which its seed stays
-    # hidden even once it is over (its day's close), in server ms (server/services/daily.py).
-    play_until: int | None = None
-    sealed_until: int | None = None
+    The lock is held from the legality check until the change's rows are committed, so
+    this process never offers the same sequence number twice.
+    """
+
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def seq(self) -> int:
-        """The sequence number the next action gets in the move log."""
-        return len(self.game.actions)
-
-    def check_owner(self, player_id: int) -> None:
-        """Only the player whose game this is may touch it.
-
-        Raises:
-            IdentityError: ``forbidden``.
-        """
-        if player_id != self.player_id:
-            raise forbidden(
-                f"Game {self.game_id} belongs to another player.",
-                f"Spiel {self.game_id} gehört jemand anderem.",
-            )
-
-    def check_time(self, now: int) -> None:
-        """Raise ``time_up`` once the game's play time is over."""
-        if self.play_until is not None and now > self.play_until:
-            raise GameError("time_up")
-
-    def check_playing(self) -> None:
-        """Raise ``game_over`` once the game is won or given up."""
-        if self.status != "playing":
-            raise GameError("game_over")
-
-    def view(self, reveal_seed: bool, started_at: int | None = None) -> p.PlayerView:
-        """The player's view; the seed (which would reveal every card) only when allowed.
-
-        It carries the game's clock (``started_at``, and ``finished_at`` once won) so a
-        client can show the time of any game; ``started_at`` overrides the creation time
-        when the clock starts elsewhere (a race's start).
-
-        Built for each reply and not kept: a view is a few dozen objects, and one kept
-        until the player's next move is long out of the processor's caches by then, so
-        freeing it there cost more than building it (docs/performance.md). A move's
-        reply builds it after the commit, so it is built, encoded and freed in one go.
-        """
-        view = self.game.view()
-        if not (reveal_seed or self.seed_public):
-            del view["seed"], view["deal_code"]
-        view["status"] = self.status
-        view["started_at"] = self.started_at if started_at is None else started_at
-        if self.finished_at is not None:
-            view["finished_at"] = self.finished_at
-        return p.wire_view(view)
-
-
-def move_error(err: engine.MoveError) -> GameError:
-    """The protocol error for an engine's move error, keeping both languages."""
-    if isinstance(err, engine.AmbiguousMoveError):
-        code = "ambiguous_move"
-    elif isinstance(err, engine.IllegalMoveError):
-        code = "illegal_move"
-    else:
-        code = "invalid_move"
-    details: dict[str, Any] = {"reason": err.message("en"), "reason_de": err.message("de")}
-    if isinstance(err, engine.AmbiguousMoveError):
-        details["candidates"] = list(err.candidates)
-    return GameError(code, **details)
 
 
 class GameCache:

@@ -1,4 +1,4 @@
-"""A race's place in the socket layer: its numbered events and who is watching.
+"""A race in this process: its numbered events and who is watching.
 
 The race core (``server.core.race``) returns events; a room numbers them with the
 race's sequence, turns them into rows for the group commit, and once they are
@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import msgspec
-from websockets.asyncio.server import ServerConnection, broadcast
 
 from server import protocol as p
 from server.core.race import Race
+from server.services.subscriber import Subscriber
 from server.store.commit import EventRow
 
 _encoder = msgspec.json.Encoder()
@@ -33,7 +33,7 @@ class RaceRoom:
     # rebuilt from the database before it is used again.
     stale: bool = False
     failed: bool = False  # stale because a write of ours failed
-    watchers: set[ServerConnection] = field(default_factory=set)
+    watchers: set[Subscriber] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -63,4 +63,6 @@ class RaceRoom:
         if not self.watchers:
             return
         for message in messages:
-            broadcast(self.watchers, p.encode(message), text=True)
+            frame = p.encode(message)  # encoded once, the same bytes to every watcher
+            for watcher in self.watchers:
+                watcher.send(frame)

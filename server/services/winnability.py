@@ -20,11 +20,10 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 
-from websockets.asyncio.server import ServerConnection, broadcast
-
 from server import protocol as p
 from server.services.games import LiveGame
 from server.services.solving import SolverHelp
+from server.services.subscriber import Subscriber
 
 
 class WinnabilityWatch:
@@ -33,14 +32,14 @@ class WinnabilityWatch:
     def __init__(self, solver_help: SolverHelp, limit: int = 256) -> None:
         self._help = solver_help
         self._limit = limit
-        self._waiting: OrderedDict[int, tuple[LiveGame, ServerConnection]] = OrderedDict()
+        self._waiting: OrderedDict[int, tuple[LiveGame, Subscriber]] = OrderedDict()
         self._wake = asyncio.Event()
 
-    def changed(self, live: LiveGame, websocket: ServerConnection) -> None:
+    def changed(self, live: LiveGame, subscriber: Subscriber) -> None:
         """Check ``live`` where it stands once the solver gets to it."""
         if live.game_id not in self._waiting and len(self._waiting) >= self._limit:
             return
-        self._waiting[live.game_id] = (live, websocket)
+        self._waiting[live.game_id] = (live, subscriber)
         self._waiting.move_to_end(live.game_id)
         self._wake.set()
 
@@ -51,10 +50,10 @@ class WinnabilityWatch:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            _, (live, websocket) = self._waiting.popitem(last=False)
-            await self._check(live, websocket)
+            _, (live, subscriber) = self._waiting.popitem(last=False)
+            await self._check(live, subscriber)
 
-    async def _check(self, live: LiveGame, websocket: ServerConnection) -> None:
+    async def _check(self, live: LiveGame, subscriber: Subscriber) -> None:
         if live.status != "playing":
             return
         seq = live.seq
@@ -62,4 +61,4 @@ class WinnabilityWatch:
         if verdict != "lost" or live.seq != seq or live.status != "playing":
             return
         told = p.WinnabilityReply(id=None, game=live.game_id, seq=seq, verdict="lost")
-        broadcast([websocket], p.encode(told), text=True)
+        subscriber.send(p.encode(told))

@@ -21,14 +21,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import asyncpg
 import structlog
 from asyncpg.pool import PoolConnectionProxy
 
+from server.core.session import MoveRow
 from server.ops.metrics import Metrics
 from server.protocol.errors import ConflictError, UnavailableError
+from server.store.writes import Statement
 
 log = structlog.get_logger(__name__)
 
@@ -73,9 +75,6 @@ NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
 NOTICE_SECONDS = 0.05
 NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 
-# A statement ending with this must change a row, or its write fails (``conflict``).
-CHECKED = "returning 'checked'"
-
 # While a commit is under way, the next one starts only once this many writes wait:
 # a lone write waits for the running commit instead (about one WAL flush), so under
 # a steady load each commit carries several moves rather than one, which saves the
@@ -89,15 +88,6 @@ INSERT_EVENTS = """
     on conflict do nothing
     returning race_id, seq
 """
-
-
-class MoveRow(NamedTuple):
-    """One action in a game's move log (a tuple: every move makes one)."""
-
-    game_id: int
-    seq: int
-    action: str
-    move_id: str | None = None
 
 
 class EventRow(NamedTuple):
@@ -173,7 +163,7 @@ class Write:
 
     moves: Sequence[MoveRow]
     events: Sequence[EventRow]
-    statements: Sequence[tuple[str, tuple[Any, ...]]]
+    statements: Sequence[Statement]
     done: asyncio.Future[None]
 
 
@@ -206,7 +196,7 @@ class GroupCommitter:
         self,
         moves: Sequence[MoveRow] = (),
         events: Sequence[EventRow] = (),
-        statements: Sequence[tuple[str, tuple[Any, ...]]] = (),
+        statements: Sequence[Statement] = (),
     ) -> asyncio.Future[None]:
         """Queue these rows; the future is done once they are committed.
 
@@ -441,13 +431,13 @@ class GroupCommitter:
                     )
             for index, write in enumerate(batch):
                 if index not in skip:
-                    for sql, args in write.statements:
-                        if CHECKED in sql:
+                    for statement in write.statements:
+                        if statement.must_change_row:
                             # compare-and-set: no row back means someone else changed it
-                            if not await conn.fetch(sql, *args):
+                            if not await conn.fetch(statement.sql, *statement.args):
                                 raise _Retry({index})
                         else:
-                            await conn.execute(sql, *args)
+                            await conn.execute(statement.sql, *statement.args)
         return last
 
 

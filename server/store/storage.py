@@ -19,10 +19,9 @@ from typing import Any, ParamSpec, TypeVar
 import asyncpg
 
 from server.core.identity import Principal
-from server.core.race import RaceSettings, RaceState
+from server.core.place import ALONE, Place
+from server.core.race import EntryLine, RaceRecord, RaceSettings, RaceState
 from server.protocol.errors import UnavailableError
-from server.store.commit import CHECKED
-from server.transport.routing import ALONE, Place
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -98,24 +97,6 @@ class EntryRecord:
     move_ids: dict[str, int]
     play_until: int | None = None
     sealed_until: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RaceRecord:
-    """A stored race with its entries (``status`` per entry) and player names."""
-
-    race_id: int
-    creator_id: int
-    settings: RaceSettings
-    seed: int
-    salt: str
-    state: RaceState
-    starts_at: int | None
-    ends_at: int | None
-    end_reason: str | None
-    entries: list[dict[str, Any]]
-    last_seq: int
-    version: int = 0
 
 
 class Storage:
@@ -316,22 +297,27 @@ class Storage:
 
     @_guarded
     async def race(self, race_id: int) -> RaceRecord | None:
-        """A stored race with its entries, or None."""
-        row = await self.pool.fetchrow("select * from races where id=$1", race_id)
-        if row is None:
-            return None
-        entries = await self.pool.fetch(
-            """
-            select e.id, e.player_id, e.status, e.finished_at, p.display_name, p.principal
-            from entries e join players p on p.id = e.player_id
-            where e.race_id=$1 and e.status <> 'left' order by e.id
-            """,
-            race_id,
-        )
-        last_seq = await self.pool.fetchval(
-            "select coalesce(max(seq), 0) from race_events where race_id=$1", race_id
-        )
-        return _race_record(row, [dict(e) for e in entries], int(last_seq))
+        """A stored race with its entries and its last event, or None.
+
+        Read in one repeatable-read transaction: the race, its entries and its events
+        as of one moment, so a race rebuilt from them is one the database really held.
+        """
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            row = await conn.fetchrow("select * from races where id=$1", race_id)
+            if row is None:
+                return None
+            entries = await conn.fetch(
+                """
+                select e.id, e.player_id, e.status, e.finished_at, p.display_name, p.principal
+                from entries e join players p on p.id = e.player_id
+                where e.race_id=$1 and e.status <> 'left' order by e.id
+                """,
+                race_id,
+            )
+            last_seq = await conn.fetchval(
+                "select coalesce(max(seq), 0) from race_events where race_id=$1", race_id
+            )
+        return _race_record(row, [_entry_line(e) for e in entries], int(last_seq))
 
     @_guarded
     async def open_races(self) -> list[int]:
@@ -353,7 +339,20 @@ class Storage:
         )
 
 
-def _race_record(row: asyncpg.Record, entries: list[dict[str, Any]], last_seq: int) -> RaceRecord:
+def _entry_line(row: asyncpg.Record) -> EntryLine:
+    finished = row["finished_at"]
+    return EntryLine(
+        game_id=row["id"],
+        player_id=row["player_id"],
+        name=row["display_name"],
+        user=row["principal"],
+        status=row["status"],
+        # Rounded half up, as the race's finish time was when it was played.
+        finished_at=None if finished is None else int(finished.timestamp() * 1000 + 0.5),
+    )
+
+
+def _race_record(row: asyncpg.Record, entries: list[EntryLine], last_seq: int) -> RaceRecord:
     settings = RaceSettings(
         variant=row["variant"],
         options=json.loads(row["options"]),
@@ -382,58 +381,4 @@ def _race_record(row: asyncpg.Record, entries: list[dict[str, Any]], last_seq: i
         entries=entries,
         last_seq=last_seq,
         version=row["version"],
-    )
-
-
-# ---------------------------------------------------------------- statements for group commit
-
-Statement = tuple[str, tuple[Any, ...]]
-
-
-def race_state_statement(
-    race_id: int,
-    state: RaceState,
-    starts_at: int | None,
-    ends_at: int | None,
-    reason: str | None,
-    version: int,
-) -> Statement:
-    """Store a race's new state if the stored one is still ``version`` (compare-and-set).
-
-    A race another process changed meanwhile fails the write with ``conflict``.
-    """
-    return (
-        "update races set state=$2, starts_at=$3, ends_at=$4, end_reason=$5, "
-        "ended_at = case when $2 = 'finished' then now() else ended_at end, "
-        f"version = version + 1 where id=$1 and version=$6 {CHECKED}",
-        (race_id, state.value, from_ms(starts_at), from_ms(ends_at), reason, version),
-    )
-
-
-def entry_status_statement(game_id: int, status: str, finished_at: int | None) -> Statement:
-    """Store that a game was won, resigned or left."""
-    return (
-        "update entries set status=$2, finished_at=$3 where id=$1",
-        (game_id, status, from_ms(finished_at)),
-    )
-
-
-def result_statement(race_id: int, game_id: int, player_id: int, line: Any) -> Statement:
-    """Store one line of a race's final ranking."""
-    return (
-        "insert into results (entry_id, race_id, player_id, rank, finished, resigned, time_ms, "
-        "moves, foundation, score) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
-        "on conflict (entry_id) do nothing",
-        (
-            game_id,
-            race_id,
-            player_id,
-            line.rank,
-            line.finished,
-            line.resigned,
-            line.time_ms,
-            line.moves,
-            line.foundation,
-            line.score,
-        ),
     )

@@ -15,7 +15,7 @@ import contextlib
 import gc
 import signal
 import socket
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from http import HTTPStatus
 from typing import Any, TypeVar
 
@@ -27,18 +27,19 @@ from websockets.http11 import Request, Response
 from websockets.server import ServerProtocol
 
 from server.core.identity import TokenSigner
+from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.logs import configure_logging
 from server.ops.metrics import Metrics
 from server.protocol.errors import UnavailableError
-from server.services.arena import Arena
+from server.services.wiring import Services, build_services, now_ms
 from server.store.commit import GroupCommitter
 from server.store.database import provide_database, redact
 from server.store.migrations import migrate
 from server.store.storage import Storage, open_pool
 from server.transport.connection import Connection
 from server.transport.fanout import Fanout
-from server.transport.routing import ALONE, Place
+from server.transport.handlers import routes
 
 log = structlog.get_logger(__name__)
 T = TypeVar("T")
@@ -47,8 +48,15 @@ T = TypeVar("T")
 class ArenaServer:
     """One running server on one database."""
 
-    def __init__(self, config: ServerConfig, database_url: str, place: Place = ALONE) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        database_url: str,
+        place: Place = ALONE,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
         self.config = config
+        self.clock = clock
         self.database_url = database_url
         self.place = place
         # permessage-deflate, or nothing: for the connections this process accepts and
@@ -58,7 +66,7 @@ class ArenaServer:
         self._pool: asyncpg.Pool | None = None
         self._server: Server | None = None
         self._tasks: list[asyncio.Task[Any]] = []
-        self.arena: Arena | None = None
+        self.services: Services | None = None
         self.committer: GroupCommitter | None = None
 
     @property
@@ -84,25 +92,26 @@ class ArenaServer:
             self.config.max_commit_batch,
             self.config.commits_in_flight,
         )
-        arena = self.arena = Arena(
-            storage, self.committer, self.metrics, self.config, place=self.place
+        services = self.services = build_services(
+            storage, self.committer, self.metrics, self.config, self.clock, self.place
         )
+        routed = routes(services)
         self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
-        fanout = Fanout(self.database_url, arena, self.committer.origin)
+        fanout = Fanout(self.database_url, services.races, self.committer.origin)
         await fanout.start()
         self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
-        resumed = await arena.resume_open_races()
-        self._tasks.append(asyncio.create_task(arena.run_clock(), name="race-clock"))
-        checks = arena.winnability.run()
+        resumed = await services.races.resume_open_races()
+        self._tasks.append(asyncio.create_task(services.races.run_clock(), name="race-clock"))
+        checks = services.winnability.run()
         self._tasks.append(asyncio.create_task(checks, name="winnability-checks"))
         if self.config.daily_prepare_ahead:
-            preparer = arena.dailies.run_preparer()
+            preparer = services.dailies.run_preparer()
             self._tasks.append(asyncio.create_task(preparer, name="daily-deals"))
         for task in self._tasks:
             task.add_done_callback(_report_crash)
 
         async def handler(websocket: ServerConnection) -> None:
-            await Connection(websocket, arena, signer, self.config).run()
+            await Connection(websocket, services, routed, signer, self.config).run()
 
         self._server = await serve(
             handler,
@@ -150,9 +159,9 @@ class ArenaServer:
         """Plain HTTP on the WebSocket port: /healthz and /metrics."""
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            assert self.arena is not None
+            assert self.services is not None
             try:
-                healthy = await self.arena.storage.healthy()
+                healthy = await self.services.storage.healthy()
             except (UnavailableError, asyncpg.PostgresError, TimeoutError):
                 healthy = False
             if healthy:
@@ -186,8 +195,8 @@ class ArenaServer:
             with contextlib.suppress(BaseException):
                 await task
         self._tasks.clear()
-        if self.arena is not None:
-            self.arena.solver.close()
+        if self.services is not None:
+            self.services.close()
         if self._pool is not None:
             await self._pool.close()
         log.info("stopped")

@@ -1,6 +1,6 @@
 """One WebSocket connection: limits, hello, who is acting, and dispatch.
 
-The connection only parses, checks limits and identity, calls the arena and
+The connection only parses, checks limits and identity, calls the route of the request and
 sends what it returns. Every failure becomes an ``error`` reply with a stable
 code; nothing a client sends can end the server's loop.
 """
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 
 from server import protocol as p
@@ -28,7 +28,8 @@ from server.core.identity import (
 )
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, IdentityError, ProtocolError, forbidden
-from server.services.arena import Arena
+from server.services.wiring import Services
+from server.transport.handlers import Routes
 
 IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
 FLOOD_CLOSE = 1008  # policy violation: the rate limit was ignored
@@ -111,69 +112,56 @@ class IdleTimer:
         self._timer = self._loop.call_at(due, self._check)
 
 
+class ConnectionState(enum.Enum):
+    """Where a connection is in its life: before hello, a guest's, a service's, closing."""
+
+    NEW = "new"
+    GUEST = "guest"
+    SERVICE = "service"
+    CLOSING = "closing"
+
+
 class Connection:
     """A client's connection from hello to close."""
 
     def __init__(
         self,
         websocket: ServerConnection,
-        arena: Arena,
+        services: Services,
+        routes: Routes,
         signer: TokenSigner,
         config: ServerConfig,
     ) -> None:
         self.websocket = websocket
-        self.arena = arena
+        self.services = services
+        self.routes = routes
         self.signer = signer
         self.config = config
-        self.metrics = arena.metrics
-        self.player: Principal | None = None
+        self.metrics = services.metrics
+        self.state = ConnectionState.NEW
+        self.player: Principal | None = None  # a guest's own player
         # Principals a service connection acted for, so each costs one write, not one
         # per message (bounded: a bot acts for its active users).
         self.principals: dict[str, Principal] = {}
-        self.service = False
         self.locale = "en"
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
         # A service connection's per-player buckets (the connection's own bucket then
         # caps all of them together; see ``limit_player``).
         self.player_buckets: dict[str, TokenBucket] = {}
         self.rejected = 0
-        self.log = structlog.get_logger("server.transport.connection").bind(
-            conn=websocket.id.hex[:8]
-        )
-        self._handlers: dict[type, Callable[[Principal, Any], Awaitable[p.Message]]] = {
-            p.CreateRace: lambda who, m: arena.create_race(who, m, websocket),
-            p.JoinRace: lambda who, m: arena.join_race(who, m, websocket),
-            p.LeaveRace: arena.leave_race,
-            p.StartRace: arena.start_race,
-            p.GetRace: lambda who, m: arena.get_race(who, m, websocket),
-            p.Resume: lambda who, m: arena.resume(who, m, websocket),
-            p.Practice: arena.practice,
-            p.Move: lambda who, m: arena.move(who, m, websocket),
-            p.Undo: lambda who, m: arena.undo(who, m, websocket),
-            p.Hint: arena.hint,
-            p.Check: arena.check,
-            p.JumpBack: arena.jump_back,
-            p.Resign: arena.resign,
-            p.AutoFinish: arena.auto_finish,
-            p.GetView: arena.get_view,
-            p.DailyInfo: arena.dailies.info,
-            p.DailyStart: arena.dailies.start,
-            p.DailyBoard: arena.boards.daily_board,
-            p.DailyAround: arena.boards.daily_around,
-            p.PlayerStats: arena.boards.player_stats,
-            p.RaceHistory: arena.boards.race_history,
-            p.RaceResult: arena.boards.race_result,
-            p.GetReplay: arena.boards.replay,
-            p.AllTimeBoard: arena.boards.all_time,
-            p.MyGames: arena.listings.my_games,
-        }
+        self.log = structlog.get_logger(__name__).bind(conn=websocket.id.hex[:8])
+
+    def send(self, frame: bytes) -> None:
+        """Queue an encoded message unasked (a race event, a verdict): the connection is
+        the services' ``Subscriber``. Never waits for a slow client."""
+        broadcast([self.websocket], frame, text=True)
 
     async def run(self) -> None:
         """Serve messages until the client leaves, idles out or floods."""
         self.metrics.connections += 1
         self.metrics.connections_total += 1
         # This task's log context: every line logged while serving it names the
-        # connection (and, after hello, the player), in arena code too.
+        # connection (and, after hello, the player), in the services too.
         structlog.contextvars.bind_contextvars(conn=self.websocket.id.hex[:8])
         self.log.info("connected", remote=str(self.websocket.remote_address))
         idle = IdleTimer(self.idle_limit)
@@ -190,12 +178,13 @@ class Connection:
         finally:
             idle.stop()
             self.metrics.connections -= 1
-            self.arena.unwatch(self.websocket)
+            self.state = ConnectionState.CLOSING
+            self.services.races.unwatch(self)
             self.log.info("disconnected", code=self.websocket.close_code)
 
     def idle_limit(self) -> float | None:
         """Seconds of silence before closing; a service connection has its own (or none)."""
-        return self.config.service_idle_timeout if self.service else self.config.idle_timeout
+        return self.config.service_idle_timeout if self.is_service else self.config.idle_timeout
 
     async def close(self, code: int, reason: str) -> None:
         """Close with ``code``, reading (and dropping) what the client still sends.
@@ -209,6 +198,7 @@ class Connection:
                 while True:
                     await self.websocket.recv()
 
+        self.state = ConnectionState.CLOSING
         self.log.info("closing", code=code, reason=reason)
         async with asyncio.TaskGroup() as group:
             group.create_task(self.websocket.close(code, reason))
@@ -258,17 +248,24 @@ class Connection:
         return True
 
     async def dispatch(self, message: p.ClientMessage) -> p.Message:
-        """Check who is asking and hand the message to the arena."""
+        """Check who is asking and hand the message to its route (server/transport/handlers.py)."""
         if isinstance(message, p.Hello):
             return await self.hello(message)
-        if self.player is None and not self.service:
+        if self.state is ConnectionState.NEW:
             raise ProtocolError("not_authenticated")
-        if isinstance(message, p.OpenRaces):
-            return await self.open_races(message)
+        kind = type(message)
+        for_service = self.routes.service.get(kind)
+        if for_service is not None:
+            self.check_service_itself(message)
+            return await for_service(message)
         # A guest's request (every move of a WebSocket player) is answered without an await.
-        who = await self.acting(message) if self.service else self.guest(message)
-        handler = self._handlers[type(message)]
-        return await handler(who, message)
+        who = await self.acting(message) if self.is_service else self.guest(message)
+        return await self.routes.player[kind](who, message, self)
+
+    @property
+    def is_service(self) -> bool:
+        """Whether a service client (the Discord bot) said hello on this connection."""
+        return self.state is ConnectionState.SERVICE
 
     def guest(self, message: p.Request) -> Principal:
         """The player a guest's message acts for: the guest itself.
@@ -307,7 +304,7 @@ class Connection:
             or (locale or known.locale) != (known.locale)
         ):
             # New to this connection, or renamed: store (one write), then remember.
-            known = await self.arena.storage.discord_player(user, name, locale)
+            known = await self.services.storage.discord_player(user, name, locale)
             if len(self.principals) >= 10_000:
                 self.principals.clear()
             self.principals[user] = known
@@ -315,14 +312,17 @@ class Connection:
         structlog.contextvars.bind_contextvars(player=known.player_id)
         return known
 
-    async def open_races(self, message: p.OpenRaces) -> p.OpenRacesReply:
-        """A service asks for races not yet finished (for itself: no ``act_as``)."""
-        if not self.service or message.act_as is not None:
+    def check_service_itself(self, message: p.Request) -> None:
+        """A service route is for a service client acting for itself (no ``act_as``).
+
+        Raises:
+            IdentityError: ``forbidden`` for anyone else.
+        """
+        if not self.is_service or message.act_as is not None:
             raise forbidden(
                 "Only a service client may list open races, and for itself (no act_as).",
                 "Nur ein Dienst darf offene Rennen auflisten, und für sich (ohne act_as).",
             )
-        return await self.arena.listings.open_races(message)
 
     def limit_player(self, user: str) -> None:
         """Spend a token of ``user``'s own bucket on this service connection.
@@ -346,7 +346,7 @@ class Connection:
 
     async def hello(self, message: p.Hello) -> p.Welcome:
         """Agree the version and establish who this connection is."""
-        if self.player is not None or self.service:
+        if self.state is not ConnectionState.NEW:
             raise ProtocolError("already_authenticated")
         if message.protocol != p.PROTOCOL_VERSION:
             raise ProtocolError(
@@ -358,10 +358,10 @@ class Connection:
                 "hello kann nicht für andere Spieler handeln.",
             )
         self.locale = message.locale
-        now = self.arena.clock()
+        now = self.services.clock()
         if message.service_token is not None:
             check_service_token(message.service_token, self.config.service_tokens)
-            self.service = True
+            self.state = ConnectionState.SERVICE
             self.bucket = TokenBucket(
                 self.config.service_rate_per_second, self.config.service_rate_burst
             )
@@ -371,15 +371,16 @@ class Connection:
                 id=message.id, protocol=p.PROTOCOL_VERSION, server_time=now, service=True
             )
         if message.token is not None:
-            player = await self.arena.storage.player(self.signer.verify(message.token))
+            player = await self.services.storage.player(self.signer.verify(message.token))
             if player is None or not player.user.startswith("guest:"):
                 raise IdentityError("bad_token")
             token = message.token
         else:
             name = clean_name(message.name, "") or None
-            player = await self.arena.storage.create_guest(name, message.locale)
+            player = await self.services.storage.create_guest(name, message.locale)
             token = self.signer.sign(player.player_id)
         self.player = player
+        self.state = ConnectionState.GUEST
         self.log = self.log.bind(player=player.player_id)
         structlog.contextvars.bind_contextvars(player=player.player_id)
         self.log.info("hello", resumed=message.token is not None)

@@ -7,7 +7,7 @@ event committed since the last notices, at most every ``NOTICE_SECONDS`` (50 ms)
 their own when no commit comes by then (server/store/commit.py, ``Notices``). Each
 process listens on a dedicated connection (a pooled one would be reset with
 ``UNLISTEN *`` on release), skips its own notices, and hands the others to
-``Arena.catch_up``, which sends the stored events to the watchers connected here.
+``RaceService.catch_up``, which sends the stored events to the watchers connected here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import asyncpg
 import structlog
 
 from server.protocol.errors import ArenaError
-from server.services.arena import Arena
+from server.services.races import RaceService
 from server.store.commit import CHANNEL
 
 if TYPE_CHECKING:
@@ -29,11 +29,11 @@ log = structlog.get_logger(__name__)
 
 
 class Fanout:
-    """Listens for other processes' race events and passes them to the arena."""
+    """Listens for other processes' race events and passes them to the race service."""
 
-    def __init__(self, database_url: str, arena: Arena, origin: str) -> None:
+    def __init__(self, database_url: str, races: RaceService, origin: str) -> None:
         self._database_url = database_url
-        self._arena = arena
+        self._races = races
         self._origin = origin
         self._notices: asyncio.Queue[str] = asyncio.Queue()
         self._connection: asyncpg.Connection | None = None
@@ -60,14 +60,14 @@ class Fanout:
                 origin, _, races = payload.partition(":")
                 if origin == self._origin:
                     continue
-                rooms = self._arena.rooms
+                rooms = self._races.rooms
                 for pair in races.split(","):
                     race, _, seq = pair.partition(":")
                     race_id = int(race)
                     if race_id not in rooms:
                         continue  # nobody here watches it: no coroutine for it
                     try:
-                        await self._arena.catch_up(race_id, int(seq))
+                        await self._races.catch_up(race_id, int(seq))
                     except ArenaError as err:
                         log.error("fanout_failed", race=race, error=err.code)
         finally:

@@ -27,12 +27,13 @@ from multiprocessing.process import BaseProcess
 
 import structlog
 
+from server.core.place import Place
 from server.ops.config import ServerConfig
 from server.ops.logs import configure_logging
 from server.store.database import provide_database
 from server.store.migrations import migrate
 from server.transport.app import ArenaServer, run_event_loop, stop_signal, tune_garbage_collector
-from server.transport.routing import Place, chosen_process
+from server.transport.routing import chosen_process
 
 log = structlog.get_logger(__name__)
 

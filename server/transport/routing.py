@@ -14,29 +14,11 @@ settles every conflict, docs/operations.md), only at a higher cost.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from server.core.place import Place
 
 _RACE_PATH = re.compile(rb"^/races/(\d{1,18})(?:[/?]|$)")
 _PROCESS_QUERY = re.compile(rb"[?&]process=(\d{1,4})(?:&|$)")
-
-
-@dataclass(frozen=True)
-class Place:
-    """Which of the server's processes this one is, and how many there are."""
-
-    index: int = 0
-    count: int = 1
-
-    def home(self, race_id: int) -> int:
-        """The index of the process that serves the race."""
-        return race_id % self.count
-
-    def owns(self, race_id: int) -> bool:
-        """Whether this process is the race's home."""
-        return self.home(race_id) == self.index
-
-
-ALONE = Place()  # the only process
 
 
 def chosen_process(request_line: bytes, count: int, turn: int) -> int:

@@ -33,7 +33,8 @@ def examples() -> list[str]:
 def test_checked_in_schema_matches_the_message_types() -> None:
     checked_in = (DOCS / "protocol.schema.json").read_text(encoding="utf-8")
     assert checked_in == schema_text(), (
-        "docs/protocol.schema.json is stale: python -m server.protocol.schema > docs/protocol.schema.json"
+        "docs/protocol.schema.json is stale: "
+        "python -m server.protocol.schema > docs/protocol.schema.json"
     )
 
 

@@ -45,7 +45,7 @@ async def test_a_lost_game_jumps_back_to_its_last_winnable_move(connect: Any, se
     assert again["duplicate"] is True  # a retransmission undoes nothing more
 
     # the undos are in the move log like any others: a replay reaches the same position
-    server.arena.games.forget(game)
+    server.services.games.forget(game)
     replayed = await ann.ok("get_view", game=game)
     assert replayed["view"]["tableau"] == back["view"]["tableau"]
     assert replayed["view"]["counters"]["undos"] == undone

@@ -1,4 +1,4 @@
-"""The solver pool and its worker functions (server/services/solving.py), in real worker processes."""
+"""The solver pool and its worker functions (server/services/solving.py), in real processes."""
 
 from __future__ import annotations
 
