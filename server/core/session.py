@@ -212,6 +212,10 @@ class GameSession:
             self.finished_at = now
             self.status = "won"
 
+    def resigned(self) -> None:
+        """The player's resignation is committed: the game is over, unfinished."""
+        self.status = "resigned"
+
     @property
     def won(self) -> bool:
         """Whether the position is won (the entry becomes ``won`` once committed)."""

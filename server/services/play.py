@@ -239,7 +239,7 @@ class GameService:
             else:
                 events = room.race.resign(who.player_id, now)
                 await self.races.publish(room, events, now, [statement])
-            live.status = "resigned"
+            live.resigned()
         self.games.retire(live)
         return self._reply(live, room, message.id)
 

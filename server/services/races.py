@@ -278,7 +278,7 @@ class RaceService:
                 async with live.lock:
                     statement = writes.entry_status(racer.game_id, "resigned", None)
                     await self.publish(room, events, now, [statement])
-                    live.status = "resigned"
+                    live.resigned()
                 self.games.retire(live)
             else:
                 statement = writes.entry_status(racer.game_id, "left", None)

@@ -32,9 +32,7 @@ def documented_tree() -> dict[str, set[str]]:
 
 
 def error_classes() -> dict[str, type[errors.ArenaError]]:
-    return {
-        cls.__name__: cls for cls in (errors.ArenaError, *errors.ArenaError.__subclasses__())
-    }
+    return {cls.__name__: cls for cls in (errors.ArenaError, *errors.ArenaError.__subclasses__())}
 
 
 def test_the_docstring_tree_is_the_classes_and_their_codes() -> None:
