@@ -9,13 +9,15 @@ The race's state is an explicit enum and every operation checks it, raising a
       └────────────────start (no countdown)─────▲
 
 Ranking (issue #4): finished players by time, then moves; then unfinished ones
-(resigned or out of time) by cards on the foundations, descending, then moves.
+(resigned or out of time) by cards on the foundations, descending, then moves. The
+same rule gives the live places while the race runs (``places``).
 """
 
 from __future__ import annotations
 
 import enum
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -195,6 +197,11 @@ def rank(racers: list[Racer]) -> list[p.Ranked]:
         p.Ranked(rank=place, **msgspec.structs.asdict(racer.standing()))
         for place, racer in enumerate(ordered, start=1)
     ]
+
+
+def places(racers: Iterable[Racer]) -> list[int]:
+    """The racers' player ids, first place first: the live places by ``rank``'s rule."""
+    return [line.player for line in rank(list(racers))]
 
 
 @dataclass
@@ -392,7 +399,7 @@ class Race:
         standings = [self.racers[player].standing() for player in self.changed]
         self.changed.clear()
         self.progress_sent_at = now
-        return [p.ProgressEvent(standings=standings)]
+        return [p.ProgressEvent(standings=standings, order=places(self.racers.values()))]
 
     # ------------------------------------------------------------ play
 
@@ -484,4 +491,5 @@ class Race:
             ranking=self.ranking() if over else None,
             seed=str(self.seed) if over else None,
             salt=self.salt if over else None,
+            order=places(self.racers.values()) if self.state is RaceState.RUNNING else None,
         )

@@ -108,6 +108,9 @@ class RaceInfo(msgspec.Struct, kw_only=True):
     ranking: list[Ranked] | None = None
     seed: str | None = None
     salt: str | None = None
+    # While the race runs: every player's id, first place first, by the one ranking
+    # rule (the final ranking's), so a client shows the server's places, never its own.
+    order: list[int] | None = None
 
 
 class RaceReply(Message, tag="race", kw_only=True):
@@ -142,10 +145,13 @@ class ProgressEvent(msgspec.Struct, tag_field="kind", tag="progress", kw_only=Tr
 
     Progress is gathered and sent at most every ``progress_interval_ms`` per race
     (250 ms by default): ``standings`` holds each player whose counts changed since
-    the last progress event, in their latest state.
+    the last progress event, in their latest state. ``order`` is every player's id,
+    first place first, by the one ranking rule (the final ranking's): a player who did
+    not move may still change place. Absent from events stored before it existed.
     """
 
     standings: list[Standing]
+    order: list[int] | None = None
 
 
 class FinishEvent(msgspec.Struct, tag_field="kind", tag="finish", kw_only=True):
