@@ -221,8 +221,14 @@ class GameSession:
         """Whether the position is won (the entry becomes ``won`` once committed)."""
         return self.game.rules.is_won(self.game.position)
 
-    def view(self, reveal_seed: bool, started_at: int | None = None) -> p.PlayerView:
+    def view(
+        self, reveal_seed: bool, started_at: int | None = None, *, face_down: bool = False
+    ) -> p.PlayerView:
         """The player's view; the seed (which would reveal every card) only when allowed.
+
+        ``face_down``: every card lies face down and nothing can be played, as a race's
+        deal looks before its start: nobody may study it while others wait (the board's
+        shape and the counts are shown, no card).
 
         It carries the game's clock (``started_at``, and ``finished_at`` once won) so a
         client can show the time of any game; ``started_at`` overrides the creation time
@@ -234,6 +240,13 @@ class GameSession:
         reply builds it after the commit, so it is built, encoded and freed in one go.
         """
         view = self.game.view()
+        if face_down:
+            position = self.game.position
+            view["tableau"] = [{"down": len(column), "up": []} for column in position.tableau]
+            if view["waste"] is not None:
+                view["waste"] = {"count": len(position.waste), "visible": []}
+            view["legal_moves"] = {}
+            view["can_finish"] = False
         if not (reveal_seed or self.seed_public):
             del view["seed"], view["deal_code"]
         view["status"] = self.status

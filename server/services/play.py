@@ -87,7 +87,8 @@ class GameService:
             return live.view(live.reveals_seed(self.clock(), None))
         race = room.race
         reveal = live.reveals_seed(self.clock(), race.state is RaceState.FINISHED)
-        return live.view(reveal, race.starts_at)
+        before_start = race.state in (RaceState.LOBBY, RaceState.COUNTDOWN)
+        return live.view(reveal, race.starts_at, face_down=before_start)
 
     def _reply(
         self, live: LiveGame, room: RaceRoom | None, request_id: p.RequestId, **extra: Any
@@ -183,6 +184,8 @@ class GameService:
         if not live.solver_may_help(None if room is None else room.race.settings):
             raise RaceError("solver_help_disabled")
         live.check_playing()
+        if room is not None:
+            room.race.check_playing(who.player_id)  # nothing about the deal before the start
         return live, room
 
     async def check(self, who: Principal, message: p.Check) -> p.WinnabilityReply:
