@@ -105,6 +105,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "{start} · undo {undo} · hints {hints}",
         "{start} · Zurück {undo} · Tipps {hints}",
     ),
+    "race_unranked": (
+        "unranked (a chosen deal or the solver's help)",
+        "ohne Wertung (gewähltes Spiel oder Hilfe des Lösers)",
+    ),
     "start_now": ("open start", "offener Start"),
     "start_manual": ("creator starts", "Start durch Ersteller"),
     "start_countdown": ("countdown {seconds}s", "Countdown {seconds}s"),

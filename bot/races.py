@@ -170,13 +170,16 @@ def _settings_line(settings: p.RaceSettings, locale: str) -> str:
         start = text(locale, "start_countdown", seconds=settings.countdown_s)
     else:
         start = text(locale, "start_manual")
-    return text(
+    line = text(
         locale,
         "race_options",
         start=start,
         undo=text(locale, "on" if settings.allow_undo else "off"),
         hints=text(locale, "on" if settings.allow_hints else "off"),
     )
+    if not settings.ranked:  # said in the lobby, the standings and the results alike
+        line += " · " + text(locale, "race_unranked")
+    return line
 
 
 def _standing_lines(standings: list[Placed], locale: str) -> list[str]:

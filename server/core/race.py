@@ -75,9 +75,13 @@ class RaceSettings:
     require_winnable: bool = False
     solver_help: bool = False
     winnable: str = "unproven"
+    # Whether the race's results reach the boards: only when nobody could see or choose
+    # its deal beforehand (the server dealt it) and the solver does not help in it.
+    ranked: bool = True
 
-    def public(self) -> p.RaceSettings:
-        """The settings as sent to clients."""
+    def public(self, private: bool = True) -> p.RaceSettings:
+        """The settings as sent to clients; where the race was opened (``guild_id``,
+        ``context``) only when ``private`` (to its players)."""
         return p.RaceSettings(
             variant=self.variant,
             options=self.options,
@@ -87,11 +91,12 @@ class RaceSettings:
             time_limit_s=None if self.time_limit_ms is None else self.time_limit_ms // 1000,
             allow_undo=self.allow_undo,
             allow_hints=self.allow_hints,
-            guild_id=self.guild_id,
-            context=self.context,
+            guild_id=self.guild_id if private else None,
+            context=self.context if private else None,
             require_winnable=self.require_winnable,
             solver_help=self.solver_help,
             winnable=self.winnable,  # type: ignore[arg-type]
+            ranked=self.ranked,
         )
 
 
@@ -292,7 +297,7 @@ class Race:
 
     def _lobby(self) -> p.LobbyEvent:
         players = [
-            p.PlayerInfo(id=r.player_id, name=r.name, user=r.user) for r in self.racers.values()
+            p.PlayerInfo(id=r.player_id, name=r.name) for r in self.racers.values()
         ]
         return p.LobbyEvent(players=players, max_players=self.settings.max_players)
 
@@ -474,15 +479,18 @@ class Race:
         return rank(list(self.racers.values()))
 
     def info(self, seq: int, viewer: int | None) -> p.RaceInfo:
-        """The full public state; seed and salt only once the race is over."""
+        """The state as ``viewer`` may see it: seed and salt only once the race is over,
+        where it was opened only to its players and its creator (race ids can be
+        enumerated, so what anyone may read holds nothing private)."""
         over = self.state is RaceState.FINISHED
         mine = self.racers.get(viewer) if viewer is not None else None
+        private = mine is not None or viewer == self.creator_id
         return p.RaceInfo(
             race=self.race_id,
             state=self.state.value,
             seq=seq,
             creator=self.creator_id,
-            settings=self.settings.public(),
+            settings=self.settings.public(private),
             commitment=self.commitment,
             players=[r.standing() for r in self.racers.values()],
             your_game=mine.game_id if mine else None,

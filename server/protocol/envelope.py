@@ -40,12 +40,13 @@ class Request(Message, forbid_unknown_fields=True):
     act_as: ActAs | None = None
 
 
-class PlayerInfo(msgspec.Struct, kw_only=True):
-    """A player as others may see them."""
+class PlayerInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A player as others may see them; ``user`` (``guest:…`` or ``discord:<id>``) only
+    to the player themselves (``welcome``) and to a service in its listings."""
 
     id: int
     name: str
-    user: str
+    user: str | None = None
 
 
 class Standing(msgspec.Struct, kw_only=True):

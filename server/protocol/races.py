@@ -90,6 +90,9 @@ class RaceSettings(msgspec.Struct, kw_only=True):
     # "proven": the solver found a win from this deal; "unproven": it was not asked (a
     # seed the creator gave) or found none within the server's time for it.
     winnable: Literal["proven", "unproven"] = "unproven"
+    # False: the race's results reach no board, because its deal could be seen or chosen
+    # beforehand (the creator gave the seed) or the solver helps in it.
+    ranked: bool = True
 
 
 class RaceInfo(msgspec.Struct, kw_only=True):

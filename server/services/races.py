@@ -198,7 +198,11 @@ class RaceService:
             )
         elif seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
-        settings = replace(settings, winnable="proven" if winnable else "unproven")
+        settings = replace(
+            settings,
+            winnable="proven" if winnable else "unproven",
+            ranked=message.seed is None and not message.solver_help,
+        )
         salt = secrets.token_hex(16)
         race_id = await self.storage.create_race(
             who.player_id, settings, seed, salt, commitment(seed, salt), self.place

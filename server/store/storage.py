@@ -197,14 +197,14 @@ class Storage:
                 """
                 insert into races (id, creator_id, variant, options, seed, salt, commitment,
                     max_players, start_mode, countdown_s, time_limit_s, allow_undo,
-                    allow_hints, guild_id, context, require_winnable, solver_help, winnable)
+                    allow_hints, guild_id, context, require_winnable, solver_help, winnable, ranked)
                 values (
                     (select id from (
                         select nextval(pg_get_serial_sequence('races', 'id')) as id
                         from generate_series(1, 1000)
                     ) as numbers where id % $18 = $19 limit 1),
                     $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
-                    $15, $16, $17)
+                    $15, $16, $17, $20)
                 returning id
                 """,
                 creator_id,
@@ -226,6 +226,7 @@ class Storage:
                 settings.winnable,
                 place.count,
                 place.index,
+                settings.ranked,
             )
         )
 
@@ -367,6 +368,7 @@ def _race_record(row: asyncpg.Record, entries: list[EntryLine], last_seq: int) -
         require_winnable=row["require_winnable"],
         solver_help=row["solver_help"],
         winnable=row["winnable"],
+        ranked=row["ranked"],
     )
     return RaceRecord(
         race_id=row["id"],

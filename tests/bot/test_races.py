@@ -135,3 +135,41 @@ class TestRaceState:
         assert typed.apply(event) and from_dict.apply(msgspec.to_builtins(event))
         assert from_dict == typed
         assert (typed.start_mode, typed.allow_undo, typed.allow_hints) == ("manual", True, False)
+
+
+def test_an_unranked_race_says_so_in_every_state() -> None:
+    """A chosen deal or the solver's help: lobby, standings and results all say unranked."""
+    settings = p.RaceSettings(
+        variant="klondike",
+        options={},
+        max_players=4,
+        start="now",
+        countdown_s=0,
+        time_limit_s=None,
+        allow_undo=True,
+        allow_hints=False,
+        ranked=False,
+    )
+    for state in ("lobby", "running", "finished"):
+        info = p.RaceInfo(
+            race=3,
+            state=state,
+            seq=1,
+            creator=1,
+            settings=settings,
+            commitment="ab" * 32,
+            players=[],
+            ranking=[] if state == "finished" else None,
+        )
+        assert "unranked" in render_race(RaceState.from_info(info), "en")
+        assert "ohne Wertung" in render_race(RaceState.from_info(info), "de")
+    ranked = p.RaceInfo(
+        race=3,
+        state="lobby",
+        seq=1,
+        creator=1,
+        settings=msgspec.structs.replace(settings, ranked=True),
+        commitment="ab" * 32,
+        players=[],
+    )
+    assert "unranked" not in render_race(RaceState.from_info(ranked), "en")

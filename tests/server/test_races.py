@@ -290,3 +290,11 @@ async def test_a_helped_race_tells_nothing_of_its_deal_before_the_start(connect:
     race = race["race"]
     await ann.error("check", "not_started", game=race["your_game"])
     await ann.error("hint", "not_started", game=race["your_game"])
+
+
+async def test_only_a_race_dealt_by_the_server_without_the_solver_ranks(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    dealt = (await ann.ok("create_race", variant="klondike"))["race"]["settings"]
+    chosen = (await ann.ok("create_race", variant="klondike", seed=1))["race"]["settings"]
+    helped = (await ann.ok("create_race", variant="yukon", solver_help=True))["race"]["settings"]
+    assert (dealt["ranked"], chosen["ranked"], helped["ranked"]) == (True, False, False)
