@@ -35,6 +35,7 @@ from server.services.rooms import RaceRoom
 from server.services.solving import SolverHelp, SolverPool, winnable_race_seed
 from server.services.winnability import WinnabilityWatch
 from server.store.commit import GroupCommitter, MoveRow
+from server.store.daily import DailyStore
 from server.store.storage import (
     Statement,
     Storage,
@@ -120,7 +121,9 @@ class Arena:
         self.solver = SolverPool(config.solver_workers)
         self.solver_help = SolverHelp(self.solver, config.solver_help_seconds)
         self.winnability = WinnabilityWatch(self.solver_help)
-        self.dailies = Dailies(self, time_limit_ms=daily_limit_ms)
+        self.dailies = Dailies(
+            DailyStore(storage), self.solver, self.games, clock, time_limit_ms=daily_limit_ms
+        )
         self.boards = Leaderboard(storage.pool, clock, daily_limit_ms)
         self.listings = Listings(storage.pool, clock)
 

@@ -18,23 +18,16 @@ import pytest
 import engine
 from engine.solver import solve
 from server import protocol as p
+from server.core.calendar import closes_at_ms, day_of, day_start_ms
 from server.core.identity import Principal
 from server.core.race import commitment
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
 from server.protocol.errors import DailyError, GameError, NotFoundError
 from server.services.arena import Arena
-from server.services.daily import (
-    Dailies,
-    SolverBudget,
-    choose_deal,
-    closes_at_ms,
-    daily_seed,
-    day_of,
-    day_start_ms,
-    prove_winnable,
-)
+from server.services.daily import Dailies, SolverBudget, choose_deal, daily_seed, prove_winnable
 from server.store.commit import GroupCommitter
+from server.store.daily import DailyStore
 from server.store.migrations import migrate
 from server.store.storage import Storage
 
@@ -69,7 +62,14 @@ async def running_arena(database_url: str, clock: Clock) -> AsyncIterator[Arena]
         config = ServerConfig(daily_prepare_ahead=False)
         arena = Arena(Storage(pool), committer, metrics, config, clock)
         # the quick variants, with a budget that proves their deals in well under a second
-        arena.dailies = Dailies(arena, budget=QUICK, variants=("klondike-3", "yukon"))
+        arena.dailies = Dailies(
+            DailyStore(arena.storage),
+            arena.solver,
+            arena.games,
+            clock,
+            budget=QUICK,
+            variants=("klondike-3", "yukon"),
+        )
         try:
             yield arena
         finally:
