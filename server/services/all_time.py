@@ -59,15 +59,8 @@ class Ranking:
         # (-wins, -win rate, no win, best time, player, games): tuple order is board order;
         # equal rates give equal floats, so ties are exact.
         results = sorted(
-            (
-                -row.wins,
-                -row.wins / row.games,
-                row.best_time_ms is None,
-                row.best_time_ms or 0,
-                row.player_id,
-                row.games,
-            )
-            for row in totals
+            (-wins, -wins / games, best_time_ms is None, best_time_ms or 0, player_id, games)
+            for player_id, games, wins, best_time_ms in totals
         )
         self._results = results
         self._ranks: list[int] = []
