@@ -296,9 +296,7 @@ class Race:
             raise RaceError("wrong_state", state=self.state.value, action=action)
 
     def _lobby(self) -> p.LobbyEvent:
-        players = [
-            p.PlayerInfo(id=r.player_id, name=r.name) for r in self.racers.values()
-        ]
+        players = [p.PlayerInfo(id=r.player_id, name=r.name) for r in self.racers.values()]
         return p.LobbyEvent(players=players, max_players=self.settings.max_players)
 
     # ------------------------------------------------------------ membership

@@ -1,6 +1,6 @@
 """The all-time board of a variant: every player ranked over all their counted games.
 
-Counted games are those of a player's all-time figures (server/services/leaderboard.py,
+Counted games are those of a player's all-time figures (server/store/boards.py,
 ``STATS_SQL``): ranked daily attempts that are over, and games of finished races;
 a guild's board counts the daily attempts started from that guild and the races
 created there. Players are ranked by wins, then win rate, then best time (players
@@ -13,6 +13,9 @@ computed once and kept for ``ttl_ms`` (30 s by default) per server process: page
 "around me" are then read from memory, concurrent requests for a board being
 computed wait for that one computation, and a game counts on the board within the
 ttl. At most ``max_boards`` boards are kept (least recently used dropped).
+
+The totals come from the store (server/store/boards.py, ``TOTALS_SQL``); the ranking
+rule and the cache are here.
 """
 
 from __future__ import annotations
@@ -22,31 +25,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import asyncpg
-
 import engine
 from server import protocol as p
 from server.protocol.errors import GameError
-
-# The games of a board (the index ranges of daily_entries_all_time and
-# entries_race_variant, sql/0030_all_time.sql), totalled per player: $1 variant,
-# $2 guild or null.
-TOTALS_SQL = """
-with games as (
-    select d.player_id, d.status = 'won' as won, d.time_ms
-    from daily_entries d
-    where d.variant = $1 and d.ranked and d.status <> 'playing'
-      and ($2::text is null or d.guild_id = $2)
-    union all
-    select r.player_id, r.finished, r.time_ms
-    from entries e join results r on r.entry_id = e.id
-    where e.variant = $1 and e.race_id is not null
-      and ($2::text is null or e.guild_id = $2)
-)
-select player_id, count(*) as games, count(*) filter (where won) as wins,
-       min(time_ms) filter (where won) as best_time_ms
-from games group by player_id
-"""
+from server.store.boards import BoardStore, PlayerTotals
 
 BoardKey = tuple[str, str | None]
 
@@ -73,19 +55,12 @@ class Ranking:
     ``Standing`` is built only for the lines a reply shows.
     """
 
-    def __init__(self, totals: list[asyncpg.Record]) -> None:
+    def __init__(self, totals: list[PlayerTotals]) -> None:
         # (-wins, -win rate, no win, best time, player, games): tuple order is board order;
         # equal rates give equal floats, so ties are exact.
         results = sorted(
-            (
-                -row["wins"],
-                -row["wins"] / row["games"],
-                row["best_time_ms"] is None,
-                row["best_time_ms"] or 0,
-                row["player_id"],
-                row["games"],
-            )
-            for row in totals
+            (-wins, -wins / games, best_time_ms is None, best_time_ms or 0, player_id, games)
+            for player_id, games, wins, best_time_ms in totals
         )
         self._results = results
         self._ranks: list[int] = []
@@ -131,12 +106,12 @@ class AllTimeBoards:
 
     def __init__(
         self,
-        pool: asyncpg.Pool,
+        store: BoardStore,
         clock: Callable[[], int],
         ttl_ms: int = 30_000,
         max_boards: int = 64,
     ) -> None:
-        self.pool = pool
+        self.store = store
         self.clock = clock
         self.ttl_ms = ttl_ms
         self.max_boards = max_boards
@@ -164,7 +139,7 @@ class AllTimeBoards:
         return await asyncio.shield(future)
 
     async def _compute(self, variant: str, guild_id: str | None) -> Ranking:
-        return Ranking(await self.pool.fetch(TOTALS_SQL, variant, guild_id))
+        return Ranking(await self.store.all_time_totals(variant, guild_id))
 
     async def reply(self, player: int, message: p.AllTimeBoard) -> p.AllTimeReply:
         """Reply to leaderboard: a page, or the asker's line with ``span`` around it.
@@ -182,7 +157,7 @@ class AllTimeBoards:
             chosen = ranking.around(player, message.span)
         else:
             chosen = ranking.page(message.page, message.page_size)
-        names = await self._names([s.player for s in chosen])
+        names = await self.store.names([s.player for s in chosen])
         lines = [_line(standing, names) for standing in chosen]
         scope = "global" if message.guild_id is None else "guild"
         total = len(ranking)
@@ -205,14 +180,6 @@ class AllTimeBoards:
             page=message.page,
             page_size=message.page_size,
         )
-
-    async def _names(self, players: list[int]) -> dict[int, str]:
-        if not players:
-            return {}
-        rows = await self.pool.fetch(
-            "select id, display_name from players where id = any($1::bigint[])", players
-        )
-        return {row["id"]: row["display_name"] for row in rows}
 
 
 def _line(standing: Standing, names: dict[int, str]) -> p.AllTimeLine:

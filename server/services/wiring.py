@@ -21,7 +21,10 @@ from server.services.play import GameService
 from server.services.races import RaceService
 from server.services.solving import SolverHelp, SolverPool
 from server.services.winnability import WinnabilityWatch
+from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
+from server.store.daily import DailyStore
+from server.store.listings import ListingStore
 from server.store.storage import Storage
 
 
@@ -69,7 +72,7 @@ def build_services(
     races = RaceService(storage, committer, games, solver, config, clock, place)
     play = GameService(storage, committer, games, races, solver_help, winnability, metrics, clock)
     daily_limit_ms = config.daily_time_limit_s * 1000
-    dailies = Dailies(storage, solver, games, clock, time_limit_ms=daily_limit_ms)
+    dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
     return Services(
         storage=storage,
         committer=committer,
@@ -82,6 +85,6 @@ def build_services(
         races=races,
         play=play,
         dailies=dailies,
-        boards=Leaderboard(storage.pool, clock, daily_limit_ms),
-        listings=Listings(storage.pool, clock),
+        boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms),
+        listings=Listings(ListingStore(storage.pool), clock),
     )

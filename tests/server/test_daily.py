@@ -18,23 +18,16 @@ import pytest
 import engine
 from engine.solver import solve
 from server import protocol as p
+from server.core.calendar import closes_at_ms, day_of, day_start_ms
 from server.core.identity import Principal
 from server.core.race import commitment
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
 from server.protocol.errors import DailyError, GameError, NotFoundError
-from server.services.daily import (
-    Dailies,
-    SolverBudget,
-    choose_deal,
-    closes_at_ms,
-    daily_seed,
-    day_of,
-    day_start_ms,
-    prove_winnable,
-)
+from server.services.daily import Dailies, SolverBudget, choose_deal, daily_seed, prove_winnable
 from server.services.wiring import Services, build_services
 from server.store.commit import GroupCommitter
+from server.store.daily import DailyStore
 from server.store.migrations import migrate
 from server.store.storage import Storage
 
@@ -70,7 +63,7 @@ async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Ser
         services = build_services(Storage(pool), committer, metrics, config, clock)
         # the quick variants, with a budget that proves their deals in well under a second
         services.dailies = Dailies(
-            services.storage,
+            DailyStore(services.storage),
             services.solver,
             services.games,
             clock,

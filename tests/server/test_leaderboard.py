@@ -13,8 +13,9 @@ from datetime import UTC, date, datetime, timedelta
 import asyncpg
 import pytest
 
-from server.services.daily import day_start_ms
-from server.services.leaderboard import Board, Leaderboard, streaks
+from server.core.calendar import day_start_ms
+from server.services.leaderboard import Leaderboard, streaks
+from server.store.boards import Board
 from server.store.migrations import migrate
 
 DAY = date(2026, 3, 14)
