@@ -127,7 +127,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
         await asyncio.gather(*tasks)
         committer.close()
         await commits
-        arena.close()
+        await arena.close()
 
 
 async def main() -> None:

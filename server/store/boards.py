@@ -26,8 +26,8 @@ from server.store.storage import _guarded, to_ms
 
 # The attempts of one board: the SQL fragment and its parameters after $1 variant, $2 day.
 _SCOPES = {
-    (True, False): "d.ranked",
-    (True, True): "d.ranked and d.guild_id = $3",
+    (True, False): "d.ranked and d.held is null",
+    (True, True): "d.ranked and d.held is null and d.guild_id = $3",
     (False, False): "not d.ranked",
     (False, True): "not d.ranked and d.guild_id = $3",
 }
@@ -50,16 +50,18 @@ order by r.board_time_ms, r.board_moves, r.entry_id
 """
 
 
-# A player's all-time figures per variant: ranked dailies that are over, and races.
+# A player's all-time figures per variant: ranked dailies that are over, and ranked races;
+# a result held back (``held``: unranked, not yet reviewed, or held for review) counts for
+# nothing (server/services/review.py).
 STATS_SQL = """
 with games as (
     select d.variant, d.status = 'won' as won, d.time_ms, d.moves
     from daily_entries d
-    where d.player_id = $1 and d.ranked and d.status <> 'playing'
+    where d.player_id = $1 and d.ranked and d.held is null and d.status <> 'playing'
     union all
     select e.variant, r.finished, r.time_ms, r.moves
     from results r join entries e on e.id = r.entry_id
-    where r.player_id = $1 and r.race_id is not null
+    where r.player_id = $1 and r.race_id is not null and r.held is null
 )
 select variant, count(*) as games, count(*) filter (where won) as wins,
        min(time_ms) filter (where won) as best_time_ms,
@@ -73,7 +75,7 @@ group by variant order by variant
 # The days a player won their ranked daily, for the streaks.
 WON_DAYS_SQL = """
 select d.variant, d.day from daily_entries d
-where d.player_id = $1 and d.ranked and d.status = 'won'
+where d.player_id = $1 and d.ranked and d.held is null and d.status = 'won'
   and ($2::text is null or d.variant = $2)
 """
 
@@ -84,12 +86,12 @@ TOTALS_SQL = """
 with games as (
     select d.player_id, d.status = 'won' as won, d.time_ms
     from daily_entries d
-    where d.variant = $1 and d.ranked and d.status <> 'playing'
+    where d.variant = $1 and d.ranked and d.held is null and d.status <> 'playing'
       and ($2::text is null or d.guild_id = $2)
     union all
     select r.player_id, r.finished, r.time_ms
     from entries e join results r on r.entry_id = e.id
-    where e.variant = $1 and e.race_id is not null
+    where e.variant = $1 and e.race_id is not null and r.held is null
       and ($2::text is null or e.guild_id = $2)
 )
 select player_id, count(*) as games, count(*) filter (where won) as wins,
