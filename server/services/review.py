@@ -74,4 +74,3 @@ class FairPlay:
             await asyncio.wait(list(self._tasks), timeout=5)
         for task in self._tasks:
             task.cancel()
-
