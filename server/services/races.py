@@ -33,7 +33,8 @@ from server.services.solving import SolverPool, winnable_race_seed
 from server.services.subscriber import Subscriber
 from server.store import writes
 from server.store.commit import GroupCommitter
-from server.store.storage import Storage, to_ms
+from server.store.pool import to_ms
+from server.store.storage import Storage
 from server.store.writes import Statement
 
 log = structlog.get_logger(__name__)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from server.store.storage import _guarded
+from server.store.pool import guarded
 
 PENDING_SQL = """
 select r.entry_id, r.finished as won, r.moves, r.time_ms, false as daily
@@ -40,13 +40,13 @@ class Reviews:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
-    @_guarded
+    @guarded
     async def pending(self, limit: int = 1000) -> list[Claim]:
         """Results not yet reviewed (left by a stop between a commit and its review)."""
         rows = await self.pool.fetch(PENDING_SQL, limit)
         return [Claim(r["entry_id"], r["won"], r["moves"], r["time_ms"], r["daily"]) for r in rows]
 
-    @_guarded
+    @guarded
     async def claims(self, game_ids: list[int]) -> list[Claim]:
         """The unreviewed claims of these games."""
         rows = await self.pool.fetch(
@@ -61,7 +61,7 @@ class Reviews:
         )
         return [Claim(r["entry_id"], r["won"], r["moves"], r["time_ms"], r["daily"]) for r in rows]
 
-    @_guarded
+    @guarded
     async def decide(self, claim: Claim, held: str | None) -> None:
         """Store the verdict: ``held`` None counts the result, else names why it is held."""
         table = "daily_entries" if claim.daily else "results"

@@ -14,7 +14,7 @@ from typing import Any
 from server import protocol as p
 from server.core.fairness import HELD_UNRANKED, HELD_UNREVIEWED
 from server.core.race import StoredState
-from server.store.storage import from_ms
+from server.store.pool import from_ms
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,8 @@ from server.services.wiring import Services, build_services, now_ms
 from server.store.commit import GroupCommitter
 from server.store.database import provide_database, redact
 from server.store.migrations import migrate
-from server.store.storage import Storage, open_pool
+from server.store.pool import open_pool
+from server.store.storage import Storage
 from server.transport.connection import Connection
 from server.transport.fanout import Fanout
 from server.transport.handlers import routes
