@@ -50,6 +50,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Zug von **{source}**: wähle ein Ziel.",
     ),
     "pick_card": ("Pick the card to move", "Wähle die Karte, die ziehen soll"),
+    "pick_card_to": (
+        "Pick the card to move to column {target}",
+        "Wähle die Karte, die auf Spalte {target} ziehen soll",
+    ),
     "card_count": ("{card} ({count} cards)", "{card} ({count} Karten)"),
     "confirm_resign": ("Really resign? Tap Resign again.", "Wirklich aufgeben? Nochmal tippen."),
     "hint_is": ("Hint: **{move}**", "Tipp: **{move}**"),

@@ -14,6 +14,7 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, un
 
 import engine
 from bot.cog import SolitaireCog
+from bot.render import render_board
 from server.app import ArenaServer
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
@@ -120,6 +121,25 @@ class TestBoardButtons:
         }
         lit = set(board.enabled()) - {"Undo", "Hint", "Resign", source}
         assert lit == {"→ Foundation" if t == "f" else t for t in wanted}
+
+    async def test_a_target_several_cards_reach_asks_which_then_plays_it(self, bot: Bot) -> None:
+        """Yukon deal 1: two cards of column 6 can go onto column 4 (6:2>4 and 6:3>4).
+        Column 4's button says it moves there: its id names column 4 (no other button
+        shares it), and the menu it brings up plays the chosen card's move."""
+        game = engine.new_game("yukon", seed=1)
+        assert {"6:2>4", "6:3>4"} <= set(game.view()["legal_moves"]["6"])
+        board = await practice(bot, CARLA, YUKON, 1)
+        await press(bot.fake, CARLA, board, "6")
+        assert board.find("4").item.custom_id.endswith("|t|?4|6")
+        await press(bot.fake, CARLA, board, "4")
+        menu = board.find("select")
+        assert menu.item.custom_id.endswith("|6|4")
+        assert menu.item.placeholder == "Pick the card to move to column 4"
+        assert [o.value for o in menu.item.options] == ["2", "3"]
+        await press(bot.fake, CARLA, board, "select", value="3")
+        game.play("6:3>4")
+        assert "Moves 1" in board.content
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
 
     async def test_resign_asks_first_then_ends_the_game(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, KLONDIKE, 8)
