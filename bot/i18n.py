@@ -43,7 +43,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "hints": ("Hints {count}", "Tipps {count}"),
     "deal": ("deal {code}", "Spiel {code}"),
     "outcome_won": ("🏆 **Won!** Every card is home.", "🏆 **Gewonnen!** Alle Karten liegen oben."),
-    "outcome_no_moves": ("No moves left: the game is over.", "Keine Züge mehr: das Spiel ist aus."),
+    "outcome_no_moves": (
+        "No helpful move is left. Undo to try another way, or resign.",
+        "Kein hilfreicher Zug mehr. Nimm Züge zurück und versuche einen anderen Weg, oder gib auf.",
+    ),
     "outcome_resigned": ("You resigned this game.", "Du hast dieses Spiel aufgegeben."),
     "selected": (
         "Moving from **{source}**: pick a target.",

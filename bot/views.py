@@ -55,11 +55,13 @@ def board_view(
     lost: bool = False,
     target: str | None = None,
 ) -> discord.ui.View | None:
-    """The buttons under a board (None once the game is over); a game the server
-    proved lost offers to jump back to its last winnable move. With ``target`` (a
+    """The buttons under a board (None once the game is won or resigned); a game the
+    server proved lost offers to jump back to its last winnable move. "No more moves"
+    does not end a game (the server keeps it playing): its board keeps every button, so
+    the player can undo, jump back or resign. With ``target`` (a
     column several cards of the selected source could go to) the menu lists those
     cards, and choosing one plays its move."""
-    if view.get("outcome") or view.get("status", "playing") != "playing":
+    if view.get("outcome") == "won" or view.get("status", "playing") != "playing":
         return None
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     source, size = split_selection(sel)

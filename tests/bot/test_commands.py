@@ -141,6 +141,32 @@ class TestBoardButtons:
         assert "Moves 1" in board.content
         assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
 
+    async def test_no_more_moves_is_a_notice_and_the_board_keeps_its_way_out(
+        self, bot: Bot
+    ) -> None:
+        """Klondike deal 47 with one pass through the stock: once it is drawn through,
+        nothing helps. The game goes on (the server keeps it playing): the board says
+        so and keeps Undo and Resign, which both work."""
+        done = await call(
+            bot,
+            "play",
+            CARLA,
+            variant=KLONDIKE,
+            deal=engine.deal_code(47),
+            passes=Choice(name="1 pass", value=1),
+        )
+        [board] = done.sent
+        for _ in range(24):
+            await press(bot.fake, CARLA, board, "Draw")
+        assert "No helpful move is left. Undo to try another way, or resign." in board.content
+        assert {"Undo", "Hint", "Resign"} <= set(board.enabled())
+        await press(bot.fake, CARLA, board, "Undo")
+        assert "Moves 23" in board.content and "No helpful move" not in board.content
+        await press(bot.fake, CARLA, board, "Draw")
+        await press(bot.fake, CARLA, board, "Resign")
+        await press(bot.fake, CARLA, board, "Resign")
+        assert "You resigned this game." in board.content and board.view is None
+
     async def test_resign_asks_first_then_ends_the_game(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, KLONDIKE, 8)
         await press(bot.fake, DIETER, board, "Aufgeben")

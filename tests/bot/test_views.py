@@ -41,7 +41,7 @@ async def test_every_selection_fits_discords_limits(variant: str) -> None:
                     selections.append(f"{source}.{head.partition(':')[2]}")
         for sel in selections:
             ui = board_view(42, view, "de", sel=sel, confirm_resign=sel == "")
-            if view["outcome"] is not None:
+            if view["outcome"] == "won":
                 assert ui is None
                 continue
             assert ui is not None
@@ -84,7 +84,34 @@ async def test_race_buttons_per_state() -> None:
     assert labels("finished", "now") == []
 
 
+def stuck_view() -> dict[str, object]:
+    """Klondike deal 47 with one pass: after drawing the whole stock nothing helps."""
+    game = engine.new_game("klondike", seed=47, options={"passes": 1})
+    for _ in range(24):
+        game.play("d")
+    view = game.view()
+    assert view["outcome"] == "no_moves" and view["legal_moves"] == {}
+    return view
+
+
+async def test_a_game_with_no_more_moves_keeps_undo_jump_back_and_resign() -> None:
+    view = stuck_view()
+    for lost, wanted in ((False, ["Undo", "Hint", "Resign"]), (True, ["Undo", "Jump back"])):
+        ui = board_view(1, view, "en", lost=lost)
+        assert ui is not None
+        enabled = [c.item.label for c in ui.children if not c.item.disabled]
+        assert set(wanted) <= set(enabled) and "Resign" in enabled
+    # a race without undo still lets the player resign
+    ui = board_view(1, view, "en", allow_undo=False, allow_hints=False)
+    assert ui is not None and [c.item.label for c in ui.children if not c.item.disabled] == [
+        "Resign"
+    ]
+
+
 async def test_a_finished_game_has_no_buttons() -> None:
     view = engine.new_game("klondike", seed=1).view()
     view["status"] = "resigned"
     assert board_view(1, view, "en") is None
+    won = engine.new_game("klondike", seed=1).view()
+    won["outcome"] = "won"
+    assert board_view(1, won, "en") is None
