@@ -25,7 +25,7 @@ from bot.desk import RaceDesk
 from bot.figures import render_all_time, render_leaderboard, render_stats
 from bot.i18n import error_text, locale_of, text
 from bot.races import render_race
-from bot.render import render_board
+from bot.render import TEXT_SUITS, render_board
 from bot.views import board_view, race_view, split_selection
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,9 @@ class Table:
         # something unasked; and the games the server proved lost where they stand.
         self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
         self.lost: set[int] = set()
+        # How boards write the suits: the application's card emoji once installed
+        # (bot/card_emoji.py), else the text marks.
+        self.suits: Mapping[str, str] = TEXT_SUITS
         self._redraws: set[asyncio.Task[None]] = set()
         client.on_notice = self.on_notice
 
@@ -167,6 +170,7 @@ class Table:
             notice=notice,
             elapsed_ms=elapsed,
             now_ms=now if race is None else None,
+            suits=self.suits,
         )
         buttons = board_view(
             game,

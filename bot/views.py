@@ -262,7 +262,7 @@ class BoardSelect(
         up = view["tableau"][int(source) - 1]["up"]
         options = []
         for size in sizes[:25]:
-            card = card_text(up[-size]) if size <= len(up) else "?"
+            card = card_text(up[-size], locale=locale) if size <= len(up) else "?"
             label = text(locale, "card_count", card=card, count=size)
             options.append(
                 discord.SelectOption(label=label, value=str(size), default=size == chosen)
