@@ -109,4 +109,7 @@ async def install(client: Any) -> dict[str, str] | None:
     except (discord.HTTPException, discord.MissingApplicationID) as err:
         log.warning("card emoji: Discord refused them (%s); boards show text suits", err)
         return None
+    except Exception as err:  # the marks are a nicety: never a reason not to start
+        log.warning("card emoji: could not install them (%r); boards show text suits", err)
+        return None
     return marks

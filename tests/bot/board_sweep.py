@@ -25,6 +25,7 @@ import engine
 from bot.client import ArenaClient
 from bot.desk import RaceDesk
 from bot.i18n import text
+from bot.render import TEXT_SUITS
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect, split_selection
 from engine.solver import Verdict, solve
@@ -41,6 +42,8 @@ WON_SEEDS: Final[dict[str, tuple[int, ...]]] = {
     "alaska": (2, 3),
 }
 GAME: Final = 4_294_967_295  # a game id as long as the server's ids get in practice
+# The application's card emoji as Discord writes them (ids of 19 digits).
+APP_SUITS: Final = {s: f"<:sa_{s}:14{n}0000000000000000>" for n, s in enumerate("cdhs")}
 
 
 @functools.cache
@@ -91,12 +94,16 @@ def board_table() -> Table:
 
 def sweep(variant: str, seed: int, *, stride: int = 1, table: Table | None = None) -> Sweep:
     """Draw every board of every ``stride``-th position along the won line of ``seed``
-    (English and German boards in turn) and check each one."""
+    (English and German boards in turn, with text suits and with the application's
+    emoji in turn) and check each one."""
     table = table or board_table()
     seen = Sweep()
     for position, view in enumerate(views_along(variant, seed, stride)):
         locale = ("en", "de")[position % 2]
+        # every other position with the application's card emoji (longer marks)
+        table.suits = APP_SUITS if position % 4 < 2 else TEXT_SUITS
         _sweep_position(table, seen, position, {"view": view}, locale)
+    table.suits = TEXT_SUITS
     return seen
 
 

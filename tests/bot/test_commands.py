@@ -77,6 +77,13 @@ class TestPlay:
         board = await practice(bot, DIETER, KLONDIKE, 5)
         assert "⏱️ 1:23 · Züge 0" in board.content
 
+    async def test_boards_use_the_applications_card_emoji_once_installed(self, bot: Bot) -> None:
+        bot.table.suits = {s: f"<:sa_{s}:14{n}0000000000000000>" for n, s in enumerate("cdhs")}
+        board = await practice(bot, CARLA, KLONDIKE, 5)
+        top = engine.new_game("klondike", seed=5).view()["tableau"][0]["up"][-1]
+        assert f"1️⃣ {top[:-1]}<:sa_{top[-1]}:14" in board.content
+        assert "♡" not in board.content and "♢" not in board.content
+
     async def test_bad_deal_code_is_a_clear_message(self, bot: Bot) -> None:
         done = await call(bot, "play", CARLA, variant=KLONDIKE, deal="no such!")
         assert done.sent[0].ephemeral and "is not a deal code" in done.sent[0].content
