@@ -183,3 +183,33 @@ def engine_size(head: str) -> int:
 
 def _move(source: str, size: int, target: str) -> str:
     return f"{source}:{size}>{target}" if size > 1 else f"{source}>{target}"
+
+
+def presses_along(variant: str, seed: int, table: Table | None = None) -> tuple[int, int]:
+    """Presses the board needs to play the won line of ``seed``, and its moves: Draw
+    or Deal is one press; a move is its source, then its target, then (when several
+    cards of the source reach that target) the card in the menu."""
+    table = table or board_table()
+    game = engine.new_game(variant, seed=seed)
+    presses = 0
+    line = won_line(variant, seed)
+    for move in line:
+        presses += _presses_for(table, game.view(), move)
+        game.play(engine.Move.from_notation(move))
+    return presses, len(line)
+
+
+def _presses_for(table: Table, view: dict[str, Any], move: str) -> int:
+    if ">" not in move:
+        return 1  # draw or deal
+    head, _, target = move.partition(">")
+    source = head.partition(":")[0]
+    _, ui = table.board(GAME, {"view": view}, "en", sel=source)
+    assert ui is not None
+    for item in ui.children:
+        if isinstance(item, BoardButton) and item.op == "t" and not item.item.disabled:
+            if item.arg == move:
+                return 2
+            if item.arg == f"?{target}":
+                return 3
+    raise AssertionError(f"no button plays {move}")

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 import pytest
-from board_sweep import WON_SEEDS, board_table, sweep, won_line
+from board_sweep import WON_SEEDS, board_table, presses_along, sweep, won_line
 from discord_fakes import FakeInteraction, FakeMessage, FakeUser
 from discord_rules import rule_breaks
 
@@ -105,3 +105,12 @@ def test_every_board_along_a_won_game_keeps_discords_rules(variant: str) -> None
     if variant.startswith(("spider", "yukon")):
         # these lines reach targets with several cards to choose from
         assert seen.targets_chosen > 0
+
+
+@pytest.mark.parametrize("variant", sorted(WON_SEEDS))
+def test_every_move_of_a_won_game_can_be_played_by_presses(variant: str) -> None:
+    """At every position of the solver's win, the board offers the move it plays:
+    Draw, or the source and then a target that plays it or asks for its card."""
+    seed = WON_SEEDS[variant][-1]
+    presses, moves = presses_along(variant, seed, board_table())
+    assert moves <= presses <= 3 * moves
