@@ -15,10 +15,10 @@ Custom ids (Discord allows 100 characters):
     ``sa|k|<game>|<source>``           board menu: which card of a column moves
     ``sa|k|<game>|<source>|<target>``  board menu: which card of it goes to ``target``
         (choosing one plays the move)
+    ``sa|r|<race>|<op>``               race message: join, leave, start, board
 
 Discord refuses a message whose custom ids repeat, disabled items included, so every
 id on a board names its own pile or move.
-    ``sa|r|<race>|<op>``               race message: join, leave, start, board
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ def board_view(
     """The buttons under a board (None once the game is won or resigned); a game the
     server proved lost offers to jump back to its last winnable move. "No more moves"
     does not end a game (the server keeps it playing): its board keeps every button, so
-    the player can undo, jump back or resign. With ``target`` (a
-    column several cards of the selected source could go to) the menu lists those
-    cards, and choosing one plays its move."""
+    the player can undo, jump back or resign. With ``target`` (a column several cards
+    of the selected source could go to) the menu lists those cards, and choosing one
+    plays its move."""
     if view.get("outcome") == "won" or view.get("status", "playing") != "playing":
         return None
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
