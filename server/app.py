@@ -26,6 +26,7 @@ from websockets.extensions.permessage_deflate import enable_server_permessage_de
 from websockets.http11 import Request, Response
 from websockets.server import ServerProtocol
 
+from server import static
 from server.arena import Arena
 from server.commit import GroupCommitter
 from server.config import ServerConfig
@@ -162,7 +163,7 @@ class ArenaServer:
             response = connection.respond(HTTPStatus.OK, self.metrics.render())
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
-        return None
+        return static.respond(request)
 
     async def stop(self) -> None:
         """Stop accepting, commit what is pending, close clients with 1001, release all."""
