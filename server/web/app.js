@@ -1,6 +1,7 @@
 // The page's start: language, the connection, and the screens (practice, races).
 // The address says where the player is: "#race=12" is a race (an invite link),
-// anything else is practice.
+// "#deal=yukon:42" a practice game of that deal (a seed, or a deal code such as
+// "1-3XRZ"), anything else is practice.
 
 import { Connection } from "./connection.js";
 import { GameController } from "./game.js";
@@ -79,7 +80,8 @@ $("#lang").addEventListener("click", () => {
 function show(screen) {
   for (const el of document.querySelectorAll("[data-screen]")) el.hidden = el.dataset.screen !== screen;
   for (const tab of document.querySelectorAll("[data-tab]")) {
-    tab.setAttribute("aria-current", tab.dataset.tab === screen ? "page" : "false");
+    const current = tab.dataset.tab === screen || (screen === "race" && tab.dataset.tab === "races");
+    tab.setAttribute("aria-current", current ? "page" : "false");
   }
   if (screen === "practice") $("#game").hidden = false;
   if (screen === "races") $("#game").hidden = true;
@@ -93,6 +95,12 @@ function route() {
     return;
   }
   race.leave();
+  const deal = /^#deal=([a-z0-9-]+):([0-9A-Za-z-]+)$/.exec(location.hash);
+  if (deal) {
+    history.replaceState(null, "", location.pathname);
+    startPractice(deal[1], {}, seedOf(deal[2])).catch((error) => announce(error.message));
+    return;
+  }
   if (location.hash === "#races") {
     show("races");
     return;
@@ -102,6 +110,18 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
+
+/** A seed from its digits or its deal code (Crockford base 32, dashes ignored). */
+function seedOf(text) {
+  if (/^\d+$/.test(text)) return BigInt(text);
+  let seed = 0n;
+  for (const ch of text.toUpperCase().replace(/-/g, "")) {
+    const digit = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".indexOf(ch.replace("O", "0").replace(/[IL]/, "1"));
+    if (digit < 0) throw new Error(`not a deal code: ${text}`);
+    seed = seed * 32n + BigInt(digit);
+  }
+  return seed;
+}
 
 // ---- practice -----------------------------------------------------------------------
 

@@ -366,7 +366,7 @@ function fan(column, cardHeight, room) {
   const count = column.up.length;
   const height = (u) => column.down * down + Math.max(count - 1, 0) * u + cardHeight;
   if (count > 1 && height(up) > room) {
-    up = Math.max(Math.round(cardHeight * 0.17), Math.floor((room - column.down * down - cardHeight) / (count - 1)));
+    up = Math.max(Math.round(cardHeight * 0.24), Math.floor((room - column.down * down - cardHeight) / (count - 1)));
   }
   return { down, up, height: height(up) };
 }

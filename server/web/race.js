@@ -228,7 +228,7 @@ export class RaceScreen {
         ? `${t("finished")} ${clock(p.time_ms ?? 0)}`
         : p.resigned
           ? t("resigned")
-          : `${p.moves} ${t("moves")}`;
+          : t("movesCount", { n: p.moves });
       const share = Math.round((100 * (p.foundation ?? 0)) / total);
       const you = p.player === me ? ` (${t("you")})` : "";
       return `<li data-player="${p.player}"><span class="who">${escape(p.name)}${you}</span>
