@@ -6,6 +6,7 @@
 import { Connection } from "./connection.js";
 import { GameController } from "./game.js";
 import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } from "./i18n.js";
+import { DailyScreen } from "./daily.js";
 import { RaceScreen } from "./race.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
@@ -50,6 +51,11 @@ const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
   },
 });
 
+const daily = new DailyScreen(connection, game, $("#daily-panel"), announce, (shown) => {
+  $("#game").hidden = !shown;
+});
+game.onView = (view) => daily.viewed(view);
+
 // ---- texts --------------------------------------------------------------------------
 
 function applyTexts() {
@@ -84,7 +90,7 @@ function show(screen) {
     tab.setAttribute("aria-current", current ? "page" : "false");
   }
   if (screen === "practice") $("#game").hidden = false;
-  if (screen === "races") $("#game").hidden = true;
+  if (screen === "races" || screen === "daily") $("#game").hidden = true;
 }
 
 function route() {
@@ -103,6 +109,11 @@ function route() {
   }
   if (location.hash === "#races") {
     show("races");
+    return;
+  }
+  if (location.hash === "#daily") {
+    show("daily");
+    daily.open().catch((error) => announce(error.message));
     return;
   }
   show("practice");

@@ -149,8 +149,10 @@ export class GameController {
    * sends the card by the one-tap rule); Escape clears. */
   key(event) {
     if (!this.active || !this.view || this.view.status !== "playing") return;
-    if (event.target.closest?.("input,select,textarea,button")) return;
+    // Keys typed into a field are the field's; a focused button keeps Enter and space.
+    if (event.target.closest?.("input,select,textarea")) return;
     const key = event.key.toLowerCase();
+    if (event.target.closest?.("button,a") && (key === "enter" || key === " ")) return;
     if ((event.ctrlKey || event.metaKey) && key === "z") {
       event.preventDefault();
       this.undo();

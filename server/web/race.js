@@ -88,6 +88,7 @@ export class RaceScreen {
     if (!this.race || this.race.state === "finished") return;
     const reply = await this.connection.request("get_race", { race: this.race.race });
     this.enter(reply.race);
+    if (this.game.game === reply.race.your_game) this.game.act("get_view");
   }
 
   event(message) {

@@ -6,9 +6,11 @@ page must show and which moves its taps, drags and keys must make.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from conftest import Connect
 from playwright.async_api import Browser, Page
 from web_browser import (
     DESKTOP,
@@ -26,6 +28,7 @@ from web_browser import (
 )
 
 from engine import Game, new_game
+from engine.solver import solve
 from server.app import ArenaServer
 
 __all__ = ["browser"]  # the fixture, imported for pytest
@@ -96,6 +99,10 @@ async def test_tap_keys_and_undo_in_klondike(browser: Browser, server: ArenaServ
     await page.click("#undo")
     await moves_shown(page, 0)
     assert (await drawn_board(page))["piles"].get("w") is None
+
+    # With the focus on the button just pressed, the keys still play: D draws.
+    await page.keyboard.press("d")
+    await moves_shown(page, 1)
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -202,3 +209,36 @@ async def test_german_by_the_browser_and_the_switch(browser: Browser, server: Ar
     column = await page.get_attribute('#board .slot[data-pile="c7"]', "aria-label")
     assert column is not None and column.startswith("Column 7: 6 face-down")
     assert await page.evaluate("localStorage.getItem('solitaire.lang')") == "en"
+
+
+async def test_back_after_a_reload_and_the_rest_goes_home_on_enter(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    game = new_game("yukon", seed=1)
+    page = await practice(browser, server, "yukon", 1)
+    kept = json.loads(await page.evaluate("localStorage.getItem('solitaire.practice')"))
+    token = await page.evaluate("localStorage.getItem('solitaire.token')")
+
+    # The same guest (its token) plays on from another connection until only the
+    # finish is left: all face up, every column in order (the solver's line).
+    other = await connect(token=token)
+    for move in solve(game.rules, game.position).moves:
+        if game.can_finish:
+            break
+        game.play(move)
+        await other.ok("move", game=kept["game"], text=move.notation())
+
+    await page.reload()
+    await moves_shown(page, game.counters["moves"])
+    assert_same_board(await drawn_board(page), game)
+    assert await page.is_visible("#finish")
+    assert await page.inner_text("#message") == "Tap here or press Enter to finish"
+
+    await page.keyboard.press("Enter")
+    finished = game.counters["moves"] + len(game.finishing_moves())
+    await moves_shown(page, finished)
+    assert (await page.inner_text("#message")).startswith(f"Solved in {finished} moves")
+    drawn = await drawn_board(page)
+    assert sorted(drawn["piles"][f"f{i}"][0][0] for i in range(1, 5)) == ["K"] * 4
+    assert drawn["backs"] == 0
+    assert await page.is_hidden("#finish")
