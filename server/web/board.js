@@ -47,7 +47,19 @@ export class Board {
     const columns = view.tableau.length;
     const width = Math.max(this.root.clientWidth, 300);
     const gap = width < 500 ? 4 : 10;
-    const cardWidth = Math.min(Math.floor((width - gap * (columns + 1)) / columns), 100);
+    // As wide as the columns allow, but low enough that the top row and the longest
+    // column fit on the screen (a phone held sideways is wide and short), counted in
+    // card heights: at least 3.2 so that cards do not grow as columns shrink, at most
+    // 4 so that a long column late in a game lets the page scroll rather than shrink
+    // every card.
+    const boardTop = this.root.getBoundingClientRect().top + window.scrollY;
+    const longest = Math.max(
+      ...view.tableau.map((c) => c.down * 0.12 + Math.max(c.up.length - 1, 0) * 0.24 + 1),
+    );
+    const heights = Math.min(Math.max(1 + longest, 3.2), 4);
+    const fitHeight = Math.floor((window.innerHeight - boardTop - gap * 4) / heights / 1.4);
+    const fitWidth = Math.floor((width - gap * (columns + 1)) / columns);
+    const cardWidth = Math.max(28, Math.min(fitWidth, fitHeight, 100));
     const cardHeight = Math.round(cardWidth * 1.4);
     const left = (width - (columns * cardWidth + (columns - 1) * gap)) / 2;
     const x = (slot) => Math.round(left + slot * (cardWidth + gap));
@@ -60,8 +72,7 @@ export class Board {
       top.push({ pile: `f${i + 1}`, slot: columns - foundations + i });
     }
     const tableauTop = gap + cardHeight + gap * 2;
-    const rect = this.root.getBoundingClientRect();
-    const room = Math.max(window.innerHeight - rect.top - tableauTop - gap, cardHeight * 3);
+    const room = Math.max(window.innerHeight - boardTop - tableauTop - gap, cardHeight * 3);
     const fans = view.tableau.map((column) => fan(column, cardHeight, room));
     const height = tableauTop + Math.max(cardHeight, ...fans.map((f) => f.height)) + gap;
     return { gap, cardWidth, cardHeight, x, top, tableauTop, fans, height, spider };

@@ -4,6 +4,7 @@
 
 import { Board } from "./board.js";
 import { t } from "./i18n.js";
+import { moveWords } from "./moves.js";
 
 export class GameController {
   constructor(connection, elements, announce) {
@@ -132,7 +133,8 @@ export class GameController {
     if (!reply) return;
     if (reply.hint) {
       this.board.showHint(reply.hint);
-      this.showMessage(t("hintIs", { move: reply.hint }));
+      const spider = this.view.variant.startsWith("spider");
+      this.showMessage(t("hintIs", { words: moveWords(reply.hint, spider), move: reply.hint }));
     } else {
       this.showMessage(t("noHint"));
     }

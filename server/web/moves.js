@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // Reading the view's legal moves (canonical notation, docs/notation.md) to light the
 // targets of a card. The page never decides what is legal: it only looks up what the
 // server's view lists, and sends what the player picked.
@@ -54,4 +56,18 @@ export function movingCard(view, source, size) {
   if (source.startsWith("f")) return view.foundations[Number(source.slice(1)) - 1]?.top ?? null;
   const column = view.tableau[Number(source) - 1];
   return column ? (column.up[column.up.length - size] ?? null) : null;
+}
+
+/** A move in words for the player ("column 5 to its foundation"); ``spider`` deals. */
+export function moveWords(text, spider = false) {
+  const move = parseMove(text);
+  if (!move) return text;
+  if (move.source === "d") return t(spider ? "hintDeal" : "hintDraw");
+  let source;
+  if (move.source === "w") source = t("hintWaste");
+  else if (move.source.startsWith("f")) source = t("hintFoundationSource", { n: move.source.slice(1) });
+  else if (move.size > 1) source = t("hintCards", { n: move.size, column: move.source });
+  else source = t("hintColumnSource", { n: move.source });
+  const target = move.target === "f" ? t("hintToFoundation") : t("hintToColumn", { n: move.target });
+  return `${source} ${target}`;
 }

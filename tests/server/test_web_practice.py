@@ -123,6 +123,17 @@ async def test_a_tapped_card_lights_its_targets(browser: Browser, server: ArenaS
     await page.wait_for_selector(card_selector("c3", card))
     assert await page.locator(".target").count() == 0
 
+    # Tapped again once selected, the card goes by the server's one-tap rule: an Ace
+    # is always safe at home.
+    await page.keyboard.press("u")
+    await moves_shown(page, 0)
+    assert card == "Ad" and game.parse("1:1").notation() == "1>f"
+    await tap(page, card_selector("c1", card))
+    await page.wait_for_selector(f"{card_selector('c1', card)}.selected")
+    await tap(page, card_selector("c1", card))
+    await moves_shown(page, 1)
+    await page.wait_for_selector(card_selector(suit_pile, card))
+
 
 async def test_drag_and_drop(browser: Browser, server: ArenaServer) -> None:
     game = new_game("klondike", seed=1)
@@ -159,8 +170,8 @@ async def test_hint_lights_a_legal_move_and_plays(browser: Browser, server: Aren
     await page.click("#hint")
     await page.wait_for_selector("#board .hinted")
     message = await page.inner_text("#message")
-    assert message.startswith("Hint: ")
-    hint = message.removeprefix("Hint: ")
+    assert message.startswith("Hint: ") and "column" in message
+    hint = message.rsplit("(", 1)[1].rstrip(")")  # "Hint: column 5 onto column 3 (5>3)"
     legal: Any = game.view()["legal_moves"]
     assert any(hint in moves for moves in legal.values()), (hint, legal)
 
@@ -242,3 +253,17 @@ async def test_back_after_a_reload_and_the_rest_goes_home_on_enter(
     assert sorted(drawn["piles"][f"f{i}"][0][0] for i in range(1, 5)) == ["K"] * 4
     assert drawn["backs"] == 0
     assert await page.is_hidden("#finish")
+
+
+@pytest.mark.parametrize("variant", ["klondike", "spider-4", "yukon"])
+async def test_a_phone_held_sideways_shows_the_whole_deal(
+    browser: Browser, server: ArenaServer, variant: str
+) -> None:
+    landscape = {"width": PHONE["height"], "height": PHONE["width"]}
+    page = await practice(browser, server, variant, 5, viewport=landscape)
+    assert_same_board(await drawn_board(page), new_game(variant, seed=5))
+    bottoms = await page.eval_on_selector_all(
+        "#board .card, #board .slot", "els => els.map(e => e.getBoundingClientRect().bottom)"
+    )
+    assert max(bottoms) <= landscape["height"]  # nothing to scroll for
+    await snapshot(page, f"{variant}-landscape")

@@ -133,3 +133,26 @@ async def test_a_race_created_in_the_page(
     assert await page.locator("table.ranking tbody tr").count() == 2
     await snapshot(page, "race-results-phone")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_joining_by_the_race_code(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    cy = await connect(name="Cy")
+    created = await cy.ok("create_race", variant="yukon", countdown_s=0, require_winnable=False)
+    race_id = created["race"]["race"]
+    page = await open_page(browser, page_url(server.url, "#races"), PHONE)
+    await page.fill("#join-race [name=code]", str(race_id))
+    await page.click("#join-race button")
+    await standings_count(page, 2)
+    assert page.url.endswith(f"#race={race_id}")
+    joined = await cy.event(
+        "lobby", race=race_id, predicate=lambda e: len(e["event"]["players"]) == 2
+    )
+    names = [p["name"] for p in joined["event"]["players"]]
+    assert len(names) == 2 and names[0] == "Cy"
+
+    # Leaving the lobby takes the player out, and the page back to the race menu.
+    await page.click('[data-action="leave"]')
+    await cy.event("lobby", race=race_id, predicate=lambda e: len(e["event"]["players"]) == 1)
+    await page.wait_for_selector("#create-race", state="visible")
