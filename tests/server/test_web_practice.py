@@ -7,6 +7,7 @@ page must show and which moves its taps, drags and keys must make.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ from web_browser import (
 from engine import Game, new_game
 from engine.solver import solve
 from server.app import ArenaServer
+from server.config import ServerConfig
 
 __all__ = ["browser"]  # the fixture, imported for pytest
 
@@ -267,3 +269,33 @@ async def test_a_phone_held_sideways_shows_the_whole_deal(
     )
     assert max(bottoms) <= landscape["height"]  # nothing to scroll for
     await snapshot(page, f"{variant}-landscape")
+
+
+async def test_the_page_comes_back_after_the_server_restarts(
+    browser: Browser, database_url: str, server_config: ServerConfig
+) -> None:
+    game = new_game("klondike", seed=1)
+    first = ArenaServer(server_config, database_url)
+    await first.start()
+    port = first.port
+    page = await practice(browser, first, "klondike", 1)
+    await tap(page, card_selector("c2", top_card(game, 2)))
+    await moves_shown(page, 1)
+    game.play("2>3")
+
+    await first.stop()
+    await page.wait_for_selector("#status:has-text('Connection lost')")
+    # The same port and database: the page says hello with its token again and
+    # continues the same game, where the last acknowledged move left it.
+    again = ArenaServer(replace(server_config, port=port), database_url)
+    await again.start()
+    try:
+        await page.wait_for_function("() => document.body.dataset.online === 'yes'")
+        await moves_shown(page, 1)
+        assert_same_board(await drawn_board(page), game)
+        await page.keyboard.press("u")
+        await moves_shown(page, 0)
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        await page.context.close()
+        await again.stop()
