@@ -23,6 +23,7 @@ export class Board {
     this.selection = null;
     this.drag = null;
     this.hint = null;
+    this.dropped = null;
     root.addEventListener("pointerdown", (event) => this.pointerDown(event));
     root.addEventListener("pointermove", (event) => this.pointerMove(event));
     root.addEventListener("pointerup", (event) => this.pointerUp(event));
@@ -36,7 +37,41 @@ export class Board {
     this.interactive = interactive;
     this.selection = null;
     this.drag = null;
+    const before = this.cardPlaces();
     this.draw();
+    this.glide(before);
+  }
+
+  // ---- moving cards glide (never delaying input: the board is final at once) --------
+
+  /** Where each face-up card lies now, by its code (cards found twice, as in Spider's
+   * two decks, are left out: which one moved cannot be told). */
+  cardPlaces() {
+    const places = new Map();
+    for (const el of this.root.querySelectorAll(".card.face[data-card]")) {
+      const card = el.dataset.card;
+      places.set(card, places.has(card) ? null : [el.offsetLeft, el.offsetTop]);
+    }
+    return places;
+  }
+
+  /** Let the cards that changed place slide there from where they were. */
+  glide(before) {
+    const dropped = this.dropped;
+    this.dropped = null;
+    if (!before.size || !this.root.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    for (const el of this.root.querySelectorAll(".card.face[data-card]")) {
+      const from = before.get(el.dataset.card);
+      if (!from || dropped?.has(el.dataset.card)) continue;
+      const dx = from[0] - el.offsetLeft;
+      const dy = from[1] - el.offsetTop;
+      if (dx || dy) {
+        el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+          duration: 140,
+          easing: "ease-out",
+        });
+      }
+    }
   }
 
   // ---- layout -----------------------------------------------------------------------
@@ -348,7 +383,8 @@ export class Board {
     const move = pile && drag.source.moves.find((m) => movesOnto(m, pile));
     this.selection = null;
     if (move) {
-      for (const el of drag.moving) el.classList.add("dropped");
+      // Already where the player let go of them: no glide from their old place.
+      this.dropped = new Set(drag.moving.map((el) => el.dataset.card));
       this.send(move.text);
     } else {
       this.draw();
