@@ -15,7 +15,6 @@ export class DailyScreen {
     this.announce = announce;
     this.showGame = showGame;
     this.variant = DAILY_VARIANTS[0];
-    this.deal = null;
     this.playing = null; // the attempt on the board: {game, ranked}
     panel.addEventListener("click", (event) => this.click(event));
     panel.addEventListener("change", (event) => {
@@ -31,13 +30,7 @@ export class DailyScreen {
     this.showGame(false);
     this.panel.innerHTML = `${this.pickerHtml()}<p>${t("connecting")}</p>`;
     try {
-      const reply = await this.connection.request("daily", { variant });
-      this.deal = reply;
-      const [board, around] = await Promise.all([
-        this.connection.request("daily_board", { variant, page_size: 10 }),
-        this.connection.request("daily_around", { variant, span: 2 }),
-      ]);
-      this.panel.innerHTML = this.pickerHtml() + this.dealHtml(reply) + this.boardHtml(board, around);
+      await this.refreshBoard();
     } catch (error) {
       this.panel.innerHTML = `${this.pickerHtml()}<p class="error">${escape(error.message)}</p>`;
     }
@@ -56,12 +49,14 @@ export class DailyScreen {
 
   async refreshBoard() {
     const variant = this.variant;
-    const [reply, board, around] = await Promise.all([
+    const [reply, board, around, stats] = await Promise.all([
       this.connection.request("daily", { variant }),
       this.connection.request("daily_board", { variant, page_size: 10 }),
       this.connection.request("daily_around", { variant, span: 2 }),
+      this.connection.request("player_stats", { variant }),
     ]);
-    this.panel.innerHTML = this.pickerHtml() + this.dealHtml(reply) + this.boardHtml(board, around);
+    this.panel.innerHTML =
+      this.pickerHtml() + this.dealHtml(reply) + this.statsHtml(stats) + this.boardHtml(board, around);
   }
 
   async click(event) {
@@ -113,6 +108,20 @@ export class DailyScreen {
       ${attempts.length ? `<h3>${t("dailyAttempts")}</h3><ul class="attempts">${attempts.join("")}</ul>` : ""}
       <p class="actions"><button class="primary" data-action="daily-play">${play}</button></p>
       <p class="small">${t("commitment")}: <code>${deal.commitment}</code></p>`;
+  }
+
+  /** The player's record in this variant: streak of won dailies, wins, best time. */
+  statsHtml(stats) {
+    const line = (stats.variants || []).find((v) => v.variant === this.variant);
+    if (!line || !line.games) return "";
+    const best = line.best_time_ms === null || line.best_time_ms === undefined ? "–" : clock(line.best_time_ms);
+    return `<p data-daily-stats>${t("dailyStats", {
+      streak: line.current_streak,
+      longest: line.longest_streak,
+      wins: line.wins,
+      games: line.games,
+      best,
+    })}</p>`;
   }
 
   boardHtml(board, around) {

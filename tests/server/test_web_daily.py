@@ -21,6 +21,7 @@ async def test_a_ranked_daily_attempt_and_the_board(
     # The first look at the day's deal has the server's solver choose it: time to spare.
     await page.wait_for_selector(f"#daily-panel h2:has-text('{today}')", timeout=120_000)
     assert "Nobody has played yet." in await page.inner_text("[data-daily-board]")
+    assert await page.locator("[data-daily-stats]").count() == 0  # no counted game yet
     assert await page.is_hidden("#game")
 
     bob = await connect(name="Bob")
@@ -45,6 +46,10 @@ async def test_a_ranked_daily_attempt_and_the_board(
     assert any("Bob" in row for row in rows)
     assert "ranked: gave up" in await page.inner_text("#daily-panel .attempts")
     assert "Play again (practice)" in await page.inner_text('[data-action="daily-play"]')
+    # The player's record counts the ranked attempt, lost, and no streak.
+    assert await page.inner_text("[data-daily-stats]") == (
+        "Your record: a streak of 0 days (longest 0), 0 wins of 1, best time –."
+    )
 
     mine = await bob.ok("daily_board", variant="klondike")
     assert mine["total"] == 2
