@@ -28,7 +28,7 @@ from server.config import ServerConfig
 
 
 @pytest.fixture
-async def arena(database_url: str) -> AsyncIterator[ArenaServer]:
+async def arena(migrated_database_url: str) -> AsyncIterator[ArenaServer]:
     """A real server on an ephemeral port over a fresh database."""
     config = ServerConfig(
         host="127.0.0.1",
@@ -36,7 +36,7 @@ async def arena(database_url: str) -> AsyncIterator[ArenaServer]:
         service_tokens=(SERVICE_TOKEN,),
         daily_prepare_ahead=False,  # prove only the daily deal a test asks for
     )
-    async with ArenaServer(config, database_url) as running:
+    async with ArenaServer(config, migrated_database_url) as running:
         yield running
 
 

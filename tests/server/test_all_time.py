@@ -18,7 +18,6 @@ from server import protocol as p
 from server.errors import GameError
 from server.identity import Principal
 from server.leaderboard import Leaderboard
-from server.migrations import migrate
 
 DAY = date(2026, 3, 14)
 
@@ -65,9 +64,8 @@ class Games(Store):
 
 
 @pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
-    await migrate(database_url)
-    async with asyncpg.create_pool(database_url, min_size=1, max_size=4) as pool:
+async def pool(migrated_database_url: str) -> AsyncIterator[asyncpg.Pool]:
+    async with asyncpg.create_pool(migrated_database_url, min_size=1, max_size=4) as pool:
         yield pool
 
 

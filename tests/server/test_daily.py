@@ -34,7 +34,6 @@ from server.daily import (
 from server.errors import DailyError, GameError, NotFoundError
 from server.identity import Principal
 from server.metrics import Metrics
-from server.migrations import migrate
 from server.race import commitment
 from server.storage import Storage
 
@@ -60,8 +59,8 @@ def clock() -> Clock:
 
 @asynccontextmanager
 async def running_arena(database_url: str, clock: Clock) -> AsyncIterator[Arena]:
-    """The server's arena over ``database_url``: one server process, started and stopped."""
-    await migrate(database_url)
+    """The server's arena over ``database_url`` (migrated): one server process, started and
+    stopped."""
     async with asyncpg.create_pool(database_url, min_size=1, max_size=6) as pool:
         metrics = Metrics()
         committer = GroupCommitter(pool, metrics, 100)
@@ -79,8 +78,8 @@ async def running_arena(database_url: str, clock: Clock) -> AsyncIterator[Arena]
 
 
 @pytest.fixture
-async def arena(database_url: str, clock: Clock) -> AsyncIterator[Arena]:
-    async with running_arena(database_url, clock) as arena:
+async def arena(migrated_database_url: str, clock: Clock) -> AsyncIterator[Arena]:
+    async with running_arena(migrated_database_url, clock) as arena:
         yield arena
 
 
@@ -357,14 +356,14 @@ class TestDealChoice:
         assert chosen.proof.solution_length == len(result.moves)
 
     async def test_a_past_days_deal_is_stable_across_restarts(
-        self, database_url: str, clock: Clock
+        self, migrated_database_url: str, clock: Clock
     ):
         past = DAY - timedelta(days=30)
-        async with running_arena(database_url, clock) as first:
+        async with running_arena(migrated_database_url, clock) as first:
             ada = await guest(first)
             await first.dailies.deal("yukon", past)
             before = await first.dailies.info(ada, p.DailyInfo(variant="yukon", date=str(past)))
-        async with running_arena(database_url, clock) as second:
+        async with running_arena(migrated_database_url, clock) as second:
             again = await second.dailies.info(ada, p.DailyInfo(variant="yukon", date=str(past)))
             assert again.deal == before.deal
             assert before.deal.closed and before.deal.seed is not None
