@@ -37,7 +37,7 @@ def server_config() -> ServerConfig:
 async def server(
     migrated_database_url: str, server_config: ServerConfig
 ) -> AsyncIterator[ArenaServer]:
-    """A real server on an ephemeral port over a fresh database."""
+    """A real server on an ephemeral port over a migrated database with no rows."""
     async with ArenaServer(server_config, migrated_database_url) as running:
         yield running
 

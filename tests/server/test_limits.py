@@ -111,7 +111,7 @@ async def test_shutdown_commits_pending_moves_and_closes_with_1001(
     await client.send_raw(json.dumps({"type": "move", "id": "last", "game": game, "text": "d"}))
     # Stop once the server has the move, whether or not its commit or reply is done: a move
     # received before the shutdown is stored, in every run.
-    for _ in range(400):
+    for _ in range(2000):  # ten seconds at most
         if running.metrics.messages["move"] == 1:
             break
         await asyncio.sleep(0.005)
