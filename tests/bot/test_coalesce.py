@@ -90,9 +90,22 @@ def progress(core: Race, seq: int, player: int, foundation: int) -> dict[str, An
     return cast(dict[str, Any], msgspec.to_builtins(event))
 
 
+class HeldClock:
+    """A clock that moves only when the test moves it, for the desk's intervals."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class TestDesk:
     async def test_a_burst_of_events_becomes_one_edit_with_the_latest_standings(self) -> None:
-        desk = RaceDesk(interval=0.05)
+        clock = HeldClock(1000.0)
+        # The desk waits (really) until its clock says an edit is due: with the clock held,
+        # a short interval makes it look again often, and only moving the clock lets it edit.
+        desk = RaceDesk(interval=0.05, clock=clock)
         message = FakeMessage("")
         race = running_race(9, 3)
         desk.on_race(race_info(race))
@@ -103,8 +116,14 @@ class TestDesk:
             sent = [progress(race, seq, 1 + seq % 3, seq // 10) for seq in range(2, 502)]
             for event in sent:  # 500 events arrive between two turns of the loop
                 desk.on_event(event)
+            # Within the interval the burst waits: marked, not due, not edited.
+            wait = desk.coalescer.next_due(clock())
+            assert desk.coalescer.pending and wait is not None and wait > 0
+            assert message.edits == 1
+            clock.now += 1.0  # well past the interval
             await until(lambda: message.edits == 2, "the burst's edit")
-            await asyncio.sleep(0.2)  # several intervals: nothing more is dirty
+            # Nothing more is dirty, so no later turn of the desk can edit again.
+            assert not desk.coalescer.pending and desk.coalescer.next_due(clock()) is None
             assert message.edits == 2 and desk.edits == 2
             assert message.content.splitlines()[-3:] == [  # each player's last event
                 "🥇1. P3: 50 cards home, 500 moves",
@@ -112,7 +131,8 @@ class TestDesk:
                 "🥉3. P2: 49 cards home, 499 moves",
             ]
             desk.on_event(sent[298])  # old news (seq 300) arriving again
-            await asyncio.sleep(0.1)
+            clock.now += 1.0
+            assert not desk.coalescer.pending  # not marked: nothing for the desk to edit
             assert message.edits == 2
         finally:
             runner.cancel()

@@ -34,9 +34,11 @@ def server_config() -> ServerConfig:
 
 
 @pytest.fixture
-async def server(database_url: str, server_config: ServerConfig) -> AsyncIterator[ArenaServer]:
-    """A real server on an ephemeral port over a fresh database."""
-    async with ArenaServer(server_config, database_url) as running:
+async def server(
+    migrated_database_url: str, server_config: ServerConfig
+) -> AsyncIterator[ArenaServer]:
+    """A real server on an ephemeral port over a migrated database with no rows."""
+    async with ArenaServer(server_config, migrated_database_url) as running:
         yield running
 
 

@@ -19,7 +19,6 @@ from server.core.identity import Principal
 from server.protocol.errors import GameError
 from server.services.leaderboard import Leaderboard
 from server.store.boards import BoardStore
-from server.store.migrations import migrate
 
 DAY = date(2026, 3, 14)
 
@@ -67,9 +66,8 @@ class Games(Store):
 
 
 @pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
-    await migrate(database_url)
-    async with asyncpg.create_pool(database_url, min_size=1, max_size=4) as pool:
+async def pool(migrated_database_url: str) -> AsyncIterator[asyncpg.Pool]:
+    async with asyncpg.create_pool(migrated_database_url, min_size=1, max_size=4) as pool:
         yield pool
 
 

@@ -28,7 +28,6 @@ from server.services.daily import Dailies, SolverBudget, choose_deal, daily_seed
 from server.services.wiring import Services, build_services
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
-from server.store.migrations import migrate
 from server.store.storage import Storage
 
 DAY = date(2026, 3, 14)
@@ -53,8 +52,8 @@ def clock() -> Clock:
 
 @asynccontextmanager
 async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Services]:
-    """The server's services over ``database_url``: one server process, started and stopped."""
-    await migrate(database_url)
+    """The server's services over ``database_url`` (migrated): one server process, started
+    and stopped."""
     async with asyncpg.create_pool(database_url, min_size=1, max_size=6) as pool:
         metrics = Metrics()
         committer = GroupCommitter(pool, metrics, 100)
@@ -79,8 +78,8 @@ async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Ser
 
 
 @pytest.fixture
-async def services(database_url: str, clock: Clock) -> AsyncIterator[Services]:
-    async with running_services(database_url, clock) as services:
+async def services(migrated_database_url: str, clock: Clock) -> AsyncIterator[Services]:
+    async with running_services(migrated_database_url, clock) as services:
         yield services
 
 
@@ -371,14 +370,14 @@ class TestDealChoice:
         assert chosen.proof.solution_length == len(result.moves)
 
     async def test_a_past_days_deal_is_stable_across_restarts(
-        self, database_url: str, clock: Clock
+        self, migrated_database_url: str, clock: Clock
     ):
         past = DAY - timedelta(days=30)
-        async with running_services(database_url, clock) as first:
+        async with running_services(migrated_database_url, clock) as first:
             ada = await guest(first)
             await first.dailies.deal("yukon", past)
             before = await first.dailies.info(ada, p.DailyInfo(variant="yukon", date=str(past)))
-        async with running_services(database_url, clock) as second:
+        async with running_services(migrated_database_url, clock) as second:
             again = await second.dailies.info(ada, p.DailyInfo(variant="yukon", date=str(past)))
             assert again.deal == before.deal
             assert before.deal.closed and before.deal.seed is not None

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
+from migrated_databases import MigratedDatabases
 
 from server.store.database import (
     DatabaseUnavailableError,
@@ -21,10 +22,12 @@ from server.store.database import (
     provide_database,
     redact,
     server_answers,
+    template_database,
     temporary_database,
     unique_database_name,
     with_database,
 )
+from server.store.migrations import MIGRATIONS_DIR, load_migrations, migrate
 from server.store.pool import open_pool
 
 
@@ -78,6 +81,182 @@ class TestDatabaseUrlFixture:
 
     def test_a_synchronous_test_can_use_it(self, database_url: str) -> None:
         assert _name_of(database_url).startswith("solitaire_test_")
+
+
+async def _applied_versions(url: str) -> list[int]:
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch("select version from schema_migrations order by version")
+    finally:
+        await connection.close()
+    return [row["version"] for row in rows]
+
+
+class TestMigratedDatabaseUrlFixture:
+    async def test_has_every_migration_so_the_servers_own_migrate_does_nothing(
+        self, migrated_database_url: str
+    ) -> None:
+        every = [migration.version for migration in load_migrations(MIGRATIONS_DIR)]
+        assert await _applied_versions(migrated_database_url) == every
+        assert await migrate(migrated_database_url) == []  # what ArenaServer.start runs
+        assert await _applied_versions(migrated_database_url) == every
+
+    @pytest.mark.parametrize("run", [1, 2])
+    async def test_each_test_starts_with_no_rows_and_ids_from_one(
+        self, migrated_database_url: str, run: int
+    ) -> None:
+        # Both runs leave a player behind; each finds none, and numbers its own from 1.
+        connection = await asyncpg.connect(migrated_database_url)
+        try:
+            assert await connection.fetchval("select count(*) from players") == 0
+            player = await connection.fetchval(
+                "insert into players (principal, display_name) values ('guest:left', 'Left')"
+                " returning id"
+            )
+            name = await connection.fetchval("select current_database()")
+        finally:
+            await connection.close()
+        assert player == 1
+        assert name.startswith(f"solitaire_test_{os.getpid()}_")
+
+    async def test_the_runs_template_refuses_connections(
+        self, postgres_admin_url: str, migrated_template: str
+    ) -> None:
+        # A connection to the template would make every copy fail, so none is allowed.
+        assert migrated_template.startswith(f"solitaire_template_{os.getpid()}_")
+        with pytest.raises(asyncpg.PostgresError, match="not currently accepting connections"):
+            await asyncpg.connect(with_database(postgres_admin_url, migrated_template))
+
+
+async def _execute(url: str, *statements: str) -> None:
+    connection = await asyncpg.connect(url)
+    try:
+        for statement in statements:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+class TestMigratedDatabases:
+    """The pool behind ``migrated_database_url``, on this run's template."""
+
+    async def test_a_database_given_back_is_emptied_and_handed_on(
+        self, postgres_admin_url: str, migrated_template: str
+    ) -> None:
+        databases = MigratedDatabases(postgres_admin_url, migrated_template)
+        try:
+            url = await databases.take()
+            await _execute(
+                url,
+                "insert into players (principal, display_name) values ('guest:a', 'A')",
+                "insert into players (principal, display_name) values ('guest:b', 'B')",
+            )
+            # A connection left open, as a server process killed by a test leaves one.
+            forgotten = await asyncpg.connect(url)
+            await forgotten.execute("begin")
+            await forgotten.execute("lock table players")
+            await databases.give_back(url)
+            again = await databases.take()
+            assert (again, databases.created) == (url, 1)  # the same database, no new copy
+            connection = await asyncpg.connect(again)
+            try:
+                assert await connection.fetchval("select count(*) from players") == 0
+                player = await connection.fetchval(
+                    "insert into players (principal, display_name) values ('guest:c', 'C')"
+                    " returning id"
+                )
+            finally:
+                await connection.close()
+            assert player == 1
+            assert await _applied_versions(again) == [
+                migration.version for migration in load_migrations(MIGRATIONS_DIR)
+            ]
+            with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError)):
+                await forgotten.fetchval("select 1")  # ended by the emptying
+            forgotten.terminate()
+            await databases.give_back(again)
+        finally:
+            await databases.close()
+        assert _name_of(url) not in await _database_names(postgres_admin_url)
+
+    async def test_a_database_whose_schema_a_test_changed_is_dropped(
+        self, postgres_admin_url: str, migrated_template: str
+    ) -> None:
+        databases = MigratedDatabases(postgres_admin_url, migrated_template)
+        try:
+            url = await databases.take()
+            await _execute(url, "alter table players add column nickname text")
+            await databases.give_back(url)
+            assert _name_of(url) not in await _database_names(postgres_admin_url)
+            fresh = await databases.take()
+            assert fresh != url and databases.created == 2
+            assert "nickname" not in await _columns(fresh, "players")
+            await databases.give_back(fresh)
+        finally:
+            await databases.close()
+        assert _name_of(fresh) not in await _database_names(postgres_admin_url)
+
+
+async def _columns(url: str, table: str) -> set[str]:
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(
+            "select column_name from information_schema.columns where table_name = $1", table
+        )
+    finally:
+        await connection.close()
+    return {row["column_name"] for row in rows}
+
+
+async def _create_deal_table(url: str) -> None:
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("create table deal (seed bigint primary key)")
+        await connection.execute("insert into deal values (42)")
+    finally:
+        await connection.close()
+
+
+async def _seeds(url: str) -> list[int]:
+    connection = await asyncpg.connect(url)
+    try:
+        return [row["seed"] for row in await connection.fetch("select seed from deal order by 1")]
+    finally:
+        await connection.close()
+
+
+class TestTemplateDatabase:
+    async def test_copies_start_with_what_prepare_made_and_the_template_is_dropped_afterwards(
+        self, postgres_admin_url: str
+    ) -> None:
+        async with template_database(postgres_admin_url, _create_deal_table) as template:
+            assert template in await _database_names(postgres_admin_url)
+            async with (
+                temporary_database(postgres_admin_url, template=template) as first,
+                temporary_database(postgres_admin_url, template=template) as second,
+            ):
+                connection = await asyncpg.connect(first)
+                try:
+                    await connection.execute("insert into deal values (7)")
+                finally:
+                    await connection.close()
+                assert await _seeds(first) == [7, 42]
+                assert await _seeds(second) == [42]
+        assert template not in await _database_names(postgres_admin_url)
+
+    async def test_a_failed_prepare_leaves_no_database_behind(
+        self, postgres_admin_url: str
+    ) -> None:
+        async def fail(url: str) -> None:
+            await _create_deal_table(url)
+            raise RuntimeError("prepare failed")
+
+        prefix = "solitaire_tmp_failed"
+        with pytest.raises(RuntimeError, match="prepare failed"):
+            async with template_database(postgres_admin_url, fail, prefix=prefix):
+                pass
+        names = await _database_names(postgres_admin_url)
+        assert not [name for name in names if name.startswith(f"{prefix}_{os.getpid()}_")]
 
 
 class TestTemporaryDatabase:
@@ -156,6 +335,16 @@ class TestLocatePostgres:
                     assert await connection.fetchval("select seed from deal") == 42
                 finally:
                     await connection.close()
+            # The tests' migrated template and its copies work over its Unix socket too.
+            assert "host=/" in location.admin_url  # a socket folder, not a TCP address
+            async with (
+                template_database(location.admin_url, migrate) as template,
+                temporary_database(location.admin_url, template=template) as url,
+            ):
+                every = [migration.version for migration in load_migrations(MIGRATIONS_DIR)]
+                assert await _applied_versions(url) == every
+                assert await migrate(url) == []
+            assert template not in await _database_names(location.admin_url)
         finally:
             await asyncio.to_thread(location.embedded.stop)
         assert not await server_answers(location.admin_url)

@@ -73,11 +73,11 @@ class TestTheReview:
 
 @pytest.fixture
 async def timed(
-    server_config: ServerConfig, database_url: str
+    server_config: ServerConfig, migrated_database_url: str
 ) -> AsyncIterator[tuple[ArenaServer, list[int]]]:
     """A server whose clock the test moves (``now[0]``)."""
     now = [START]
-    async with ArenaServer(server_config, database_url, clock=lambda: now[0]) as server:
+    async with ArenaServer(server_config, migrated_database_url, clock=lambda: now[0]) as server:
         yield server, now
 
 
@@ -145,7 +145,7 @@ async def test_only_a_fair_win_reaches_the_boards(timed: tuple[ArenaServer, list
 
 
 async def test_results_left_unreviewed_by_a_stop_are_reviewed_at_the_next_start(
-    timed: tuple[ArenaServer, list[int]], server_config: ServerConfig, database_url: str
+    timed: tuple[ArenaServer, list[int]], server_config: ServerConfig, migrated_database_url: str
 ) -> None:
     server, now = timed
     assert server.services is not None
@@ -155,5 +155,5 @@ async def test_results_left_unreviewed_by_a_stop_are_reviewed_at_the_next_start(
     assert await held(pool, game) is None
     await pool.execute("update results set held = 'unreviewed' where entry_id=$1", game)
     await fair.close()
-    async with ArenaServer(server_config, database_url):
+    async with ArenaServer(server_config, migrated_database_url):
         assert await held(pool, game) is None

@@ -16,7 +16,6 @@ import pytest
 from server.core.calendar import day_start_ms
 from server.services.leaderboard import Leaderboard, streaks
 from server.store.boards import Board, BoardStore
-from server.store.migrations import migrate
 
 DAY = date(2026, 3, 14)
 NOON = day_start_ms(DAY) + 12 * 3_600_000
@@ -107,9 +106,8 @@ class Store:
 
 
 @pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
-    await migrate(database_url)
-    async with asyncpg.create_pool(database_url, min_size=1, max_size=4) as pool:
+async def pool(migrated_database_url: str) -> AsyncIterator[asyncpg.Pool]:
+    async with asyncpg.create_pool(migrated_database_url, min_size=1, max_size=4) as pool:
         yield pool
 
 
@@ -314,7 +312,7 @@ class TestStreaks:
         assert (klondike.current_streak, klondike.longest_streak) == (0, 4)
 
     async def test_the_day_is_utc_whatever_the_session_time_zone(
-        self, database_url: str, store: Store, clock: Clock
+        self, migrated_database_url: str, store: Store, clock: Clock
     ):
         player = await store.player()
         await store.attempt(player, day=DAY)
@@ -323,7 +321,7 @@ class TestStreaks:
         clock.ms = day_start_ms(DAY + timedelta(days=2)) - 60_000
         for zone in ("Pacific/Kiritimati", "Etc/GMT+12"):
             settings = {"timezone": zone}
-            async with asyncpg.create_pool(database_url, server_settings=settings) as pool:
+            async with asyncpg.create_pool(migrated_database_url, server_settings=settings) as pool:
                 (figures,) = await Leaderboard(BoardStore(pool), clock, 3_600_000).stats(player)
                 assert figures.current_streak == 2, zone
 

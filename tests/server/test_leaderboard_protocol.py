@@ -29,8 +29,8 @@ async def store_todays_deal(database_url: str, variant: str = "klondike", seed: 
     return today.isoformat()
 
 
-async def test_a_day_of_dailies_over_the_wire(connect: Any, database_url: str) -> None:
-    today = await store_todays_deal(database_url)
+async def test_a_day_of_dailies_over_the_wire(connect: Any, migrated_database_url: str) -> None:
+    today = await store_todays_deal(migrated_database_url)
     ada = await connect(name="Ada")
     bob = await connect(name="Bob")
 
@@ -78,7 +78,7 @@ async def test_a_day_of_dailies_over_the_wire(connect: Any, database_url: str) -
     assert "opens_at" in refused["details"]
 
 
-async def test_bad_board_requests_change_nothing(connect: Any, database_url: str) -> None:
+async def test_bad_board_requests_change_nothing(connect: Any, migrated_database_url: str) -> None:
     ada = await connect(name="Ada")
     await ada.error("daily_board", "invalid_message", variant="klondike", page_size=500)
     await ada.error("daily_board", "invalid_message", variant="klondike", date="14.03.2026")

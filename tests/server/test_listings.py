@@ -16,8 +16,10 @@ BOT_USER = {"user": "discord:80351110224678912", "name": "Ann", "locale": "en"}
 OTHER_USER = {"user": "discord:80351110224678913", "name": "Bob", "locale": "de"}
 
 
-async def test_my_games_lists_games_still_being_played(connect: Any, database_url: str) -> None:
-    today = await store_todays_deal(database_url)
+async def test_my_games_lists_games_still_being_played(
+    connect: Any, migrated_database_url: str
+) -> None:
+    today = await store_todays_deal(migrated_database_url)
     ann = await connect(name="Ann")
     bob = await connect(name="Bob")
     assert (await ann.ok("my_games"))["games"] == []
@@ -118,8 +120,8 @@ async def test_only_a_service_lists_open_races_and_for_itself(connect: Any) -> N
     await fresh.error("open_races", "not_authenticated")
 
 
-async def test_the_all_time_board_over_the_wire(connect: Any, database_url: str) -> None:
-    await store_todays_deal(database_url)
+async def test_the_all_time_board_over_the_wire(connect: Any, migrated_database_url: str) -> None:
+    await store_todays_deal(migrated_database_url)
     ann = await connect(name="Ann")
     bob = await connect(name="Bob")
     ann_daily = await ann.ok("daily_start", variant="klondike", guild_id="g1")

@@ -112,12 +112,12 @@ async def test_a_practice_game_with_a_server_seed_hides_the_seed(connect: Any) -
 
 
 async def test_two_processes_cannot_fork_a_game(
-    connect: Any, server: ArenaServer, database_url: str
+    connect: Any, server: ArenaServer, migrated_database_url: str
 ) -> None:
     """A second server on the same database: the move log's key picks one winner."""
     ann = await connect(name="Ann")
     game = (await ann.ok("practice", variant="klondike", seed=21))["game"]
-    async with ArenaServer(server.config, database_url) as other:
+    async with ArenaServer(server.ops.config, migrated_database_url) as other:
         twin = Client(await ws_connect(other.url, max_queue=None))
         await twin.ok("hello", token=ann.welcome["token"])
         await twin.ok("get_view", game=game)  # the other process caches the game now
@@ -130,7 +130,7 @@ async def test_two_processes_cannot_fork_a_game(
     # The first process's cache is behind now: its next move loses in the same way.
     behind = await ann.error("move", "conflict", game=game, text="d")
     assert behind["view"]["counters"]["moves"] == 2
-    database = await asyncpg.connect(database_url)
+    database = await asyncpg.connect(migrated_database_url)
     try:
         rows = await database.fetch(
             "select seq, action from moves where game_id=$1 order by seq", game
@@ -141,13 +141,13 @@ async def test_two_processes_cannot_fork_a_game(
 
 
 async def test_lost_database_connections_give_unavailable_then_recover(
-    connect: Any, database_url: str
+    connect: Any, migrated_database_url: str
 ) -> None:
     """Every connection to the database is cut: a clear error, nothing lost, then on."""
     ann = await connect(name="Ann")
     game = (await ann.ok("practice", variant="klondike", seed=5))["game"]
     await ann.ok("move", game=game, text="d", move_id="before")
-    admin = await asyncpg.connect(database_url)
+    admin = await asyncpg.connect(migrated_database_url)
     try:
         await admin.execute(
             "select pg_terminate_backend(pid) from pg_stat_activity "
@@ -192,11 +192,11 @@ async def test_a_connection_whose_server_process_ended_reads_as_unavailable(
 
 
 async def test_a_practice_view_carries_its_clock_from_the_stored_game(
-    server_config: ServerConfig, database_url: str
+    server_config: ServerConfig, migrated_database_url: str
 ) -> None:
     """``started_at`` is the server's time at creation, kept by every view and by a replay."""
     now = [1_773_490_500_000]
-    async with ArenaServer(server_config, database_url, clock=lambda: now[0]) as server:
+    async with ArenaServer(server_config, migrated_database_url, clock=lambda: now[0]) as server:
         ann = Client(await ws_connect(server.url, max_queue=None))
         ann.welcome = await ann.ok("hello", name="Ann")
         created = await ann.ok("practice", variant="klondike", seed=5)
@@ -207,7 +207,9 @@ async def test_a_practice_view_carries_its_clock_from_the_stored_game(
         moved = await ann.ok("move", game=game, text="d")
         assert moved["view"]["started_at"] == 1_773_490_500_000
         await ann.close()
-    async with ArenaServer(server_config, database_url) as other:  # rebuilt from the database
+    async with ArenaServer(
+        server_config, migrated_database_url
+    ) as other:  # rebuilt from the database
         twin = Client(await ws_connect(other.url, max_queue=None))
         await twin.ok("hello", token=ann.welcome["token"])
         replayed = await twin.ok("get_view", game=game)

@@ -8,10 +8,11 @@ import asyncio
 from datetime import UTC, datetime
 
 import asyncpg
+import pytest
 
 from server.ops.metrics import Metrics
+from server.store import commit
 from server.store.commit import CHANNEL, NOTICE_SECONDS, EventRow, GroupCommitter, Notices
-from server.store.migrations import migrate
 
 
 def event(race: int, seq: int) -> EventRow:
@@ -45,12 +46,36 @@ def test_a_long_notice_is_split_below_postgresqls_limit() -> None:
     assert len(named) == 2999
 
 
-async def test_events_committed_in_quick_succession_are_all_noticed(database_url: str) -> None:
-    await migrate(database_url)
+class HeldClock:
+    """The time the test says it is."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+
+def notices_on(clock: HeldClock) -> type[Notices]:
+    """``Notices`` that read ``clock`` instead of the committer's event loop, so whether a
+    commit's notices are due depends on the test, not on the machine's speed."""
+
+    class HeldNotices(Notices):
+        def due(self, now: float) -> bool:
+            return super().due(clock.now)
+
+        def settle(self, last: dict[int, int], sent: bool, now: float) -> None:
+            super().settle(last, sent, clock.now)
+
+    return HeldNotices
+
+
+async def test_events_committed_in_quick_succession_are_all_noticed(
+    migrated_database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = HeldClock()
+    monkeypatch.setattr(commit, "Notices", notices_on(clock))
     received: list[str] = []
-    listener = await asyncpg.connect(database_url)
+    listener = await asyncpg.connect(migrated_database_url)
     await listener.add_listener(CHANNEL, lambda *args: received.append(str(args[3])))
-    async with asyncpg.create_pool(database_url, min_size=1, max_size=3) as pool:
+    async with asyncpg.create_pool(migrated_database_url, min_size=1, max_size=3) as pool:
         creator = await pool.fetchval(
             "insert into players (principal, display_name) values ('guest:x', 'X') returning id"
         )
@@ -67,8 +92,10 @@ async def test_events_committed_in_quick_succession_are_all_noticed(database_url
         running = asyncio.create_task(committer.run())
         first, second = race_ids
         await committer.submit(events=[event(first, 1)])  # noticed at once
-        await committer.submit(events=[event(first, 2), event(second, 1)])  # likely not due
+        # The clock stands still: within NOTICE_SECONDS of that notice, these two wait.
+        await committer.submit(events=[event(first, 2), event(second, 1)])
         await committer.submit(events=[event(second, 2)])
+        clock.now += NOTICE_SECONDS
         for _ in range(100):  # no commit follows: the committer sends them on its own
             if any(f"{second}:2" in text for text in received):
                 break
@@ -79,3 +106,6 @@ async def test_events_committed_in_quick_succession_are_all_noticed(database_url
     pairs = {pair for text in received for pair in text.split(":", 1)[1].split(",")}
     assert f"{first}:1" in pairs and f"{first}:2" in pairs and f"{second}:2" in pairs
     assert all(text.startswith(committer.origin + ":") for text in received)
+    # One notice with the first commit; one for the waiting races, each with its last event.
+    origin = committer.origin
+    assert received == [f"{origin}:{first}:1", f"{origin}:{first}:2,{second}:2"]

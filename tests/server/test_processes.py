@@ -54,10 +54,12 @@ def workers_of(pid: int) -> list[int]:
 
 
 async def test_a_race_is_played_on_the_process_that_created_it(
-    database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path
 ) -> None:
     port = free_port()
-    with server_process(database_url, port, tmp_path / "server.log", "--processes", "2") as front:
+    with server_process(
+        migrated_database_url, port, tmp_path / "server.log", "--processes", "2"
+    ) as front:
         await wait_healthy(port)
         workers = workers_of(front.pid)
         assert len(workers) == 2
@@ -118,12 +120,12 @@ async def test_a_race_is_played_on_the_process_that_created_it(
 
 
 async def test_a_handed_over_connection_gets_the_same_settings(
-    database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path
 ) -> None:
     # Compression and the frame limit hold for connections the front hands over too.
     port = free_port()
     log = tmp_path / "server.log"
-    with server_process(database_url, port, log, "--processes", "2", compression="1"):
+    with server_process(migrated_database_url, port, log, "--processes", "2", compression="1"):
         await wait_healthy(port)
         for home in (0, 1):
             client = await open_client(port, f"/?process={home}", name="Ann")
@@ -135,9 +137,13 @@ async def test_a_handed_over_connection_gets_the_same_settings(
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
-async def test_when_a_worker_dies_the_whole_server_stops(database_url: str, tmp_path: Path) -> None:
+async def test_when_a_worker_dies_the_whole_server_stops(
+    migrated_database_url: str, tmp_path: Path
+) -> None:
     port = free_port()
-    with server_process(database_url, port, tmp_path / "server.log", "--processes", "2") as front:
+    with server_process(
+        migrated_database_url, port, tmp_path / "server.log", "--processes", "2"
+    ) as front:
         await wait_healthy(port)
         workers = workers_of(front.pid)
         assert len(workers) == 2

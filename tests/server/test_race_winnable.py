@@ -19,14 +19,16 @@ async def revealed_seed(client: Any, race: dict[str, Any]) -> int:
     return int(end["seed"])
 
 
-async def test_a_race_the_server_deals_is_proven_winnable(connect: Any, database_url: str) -> None:
+async def test_a_race_the_server_deals_is_proven_winnable(
+    connect: Any, migrated_database_url: str
+) -> None:
     ann = await connect(name="Ann")
     race = (await ann.ok("create_race", variant="yukon", start="now"))["race"]
     settings = race["settings"]
     assert settings["require_winnable"] is True and settings["winnable"] == "proven"
     seed = await revealed_seed(ann, race)
     assert prove_deal("yukon", {}, seed, Budget(200_000, 10.0)).winnable
-    connection = await asyncpg.connect(database_url)
+    connection = await asyncpg.connect(migrated_database_url)
     try:
         row = await connection.fetchrow(
             "select require_winnable, solver_help, winnable from races where id=$1", race["race"]

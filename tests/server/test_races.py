@@ -219,12 +219,12 @@ async def test_race_ends_at_its_time_limit_and_ranks_the_unfinished(connect: Any
 
 
 async def test_race_state_changes_are_compare_and_set_across_processes(
-    connect: Any, server: Any, database_url: str
+    connect: Any, server: Any, migrated_database_url: str
 ) -> None:
     """A second process starts the race; the first, which saw a lobby, cannot too."""
     ann = await connect(name="Ann")
     race = (await ann.ok("create_race", variant="yukon", countdown_s=0))["race"]["race"]
-    async with ArenaServer(server.config, database_url) as other:
+    async with ArenaServer(server.config, migrated_database_url) as other:
         twin = Client(await ws_connect(other.url, max_queue=None))
         await twin.ok("hello", token=ann.welcome["token"])
         started = await twin.ok("start_race", race=race)
@@ -239,13 +239,13 @@ async def test_race_state_changes_are_compare_and_set_across_processes(
 
 
 async def test_events_reach_watchers_connected_to_another_process(
-    connect: Any, server: Any, database_url: str
+    connect: Any, server: Any, migrated_database_url: str
 ) -> None:
     """Two server processes on one database: a race played on one is seen on the other."""
     ann = await connect(name="Ann")
     created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
     race, game = created["race"]["race"], created["race"]["your_game"]
-    async with ArenaServer(server.config, database_url) as other:
+    async with ArenaServer(server.config, migrated_database_url) as other:
         bob = Client(await ws_connect(other.url, max_queue=None))
         await bob.ok("hello", name="Bob")
         joined = await bob.ok("join_race", race=race)  # stored by the other process

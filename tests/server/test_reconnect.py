@@ -78,7 +78,7 @@ async def test_a_gap_too_old_gets_the_full_state(connect: Any) -> None:
 
 
 async def test_killed_server_keeps_every_acknowledged_move(
-    database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path
 ) -> None:
     port = free_port()
     seed = 43  # following the engine's hints wins this Klondike deal
@@ -90,7 +90,7 @@ async def test_killed_server_keeps_every_acknowledged_move(
         planner.play(move)
         line.append(move.notation())
 
-    with server_process(database_url, port, tmp_path / "first.log") as first:
+    with server_process(migrated_database_url, port, tmp_path / "first.log") as first:
         await wait_healthy(port)
         ann = await open_client(port, name="Ann")
         bob = await open_client(port, name="Bob")
@@ -113,7 +113,7 @@ async def test_killed_server_keeps_every_acknowledged_move(
         first.wait()
         bob_seen = bob.events[-1]["seq"]
 
-    with server_process(database_url, port, tmp_path / "second.log"):
+    with server_process(migrated_database_url, port, tmp_path / "second.log"):
         await wait_healthy(port)
         ann = await open_client(port, token=ann.welcome["token"])
         view = (await ann.ok("get_view", game=game))["view"]

@@ -272,10 +272,10 @@ async def test_a_phone_held_sideways_shows_the_whole_deal(
 
 
 async def test_the_page_comes_back_after_the_server_restarts(
-    browser: Browser, database_url: str, server_config: ServerConfig
+    browser: Browser, migrated_database_url: str, server_config: ServerConfig
 ) -> None:
     game = new_game("klondike", seed=1)
-    first = ArenaServer(server_config, database_url)
+    first = ArenaServer(server_config, migrated_database_url)
     await first.start()
     port = first.port
     page = await practice(browser, first, "klondike", 1)
@@ -287,7 +287,7 @@ async def test_the_page_comes_back_after_the_server_restarts(
     await page.wait_for_selector("#status:has-text('Connection lost')")
     # The same port and database: the page says hello with its token again and
     # continues the same game, where the last acknowledged move left it.
-    again = ArenaServer(replace(server_config, port=port), database_url)
+    again = ArenaServer(replace(server_config, port=port), migrated_database_url)
     await again.start()
     try:
         await page.wait_for_function("() => document.body.dataset.online === 'yes'")
