@@ -27,12 +27,13 @@ import asyncpg  # noqa: E402
 
 from bench.leaderboard import LAST_DAY, explain, fill, timed  # noqa: E402
 from server import protocol as p  # noqa: E402
-from server.all_time import TOTALS_SQL  # noqa: E402
-from server.daily import DAILY_VARIANTS, day_start_ms  # noqa: E402
-from server.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
-from server.identity import Principal  # noqa: E402
-from server.leaderboard import Leaderboard  # noqa: E402
-from server.migrations import migrate  # noqa: E402
+from server.core.calendar import day_start_ms  # noqa: E402
+from server.core.identity import Principal  # noqa: E402
+from server.services.daily import DAILY_VARIANTS  # noqa: E402
+from server.services.leaderboard import Leaderboard  # noqa: E402
+from server.store.boards import TOTALS_SQL  # noqa: E402
+from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
+from server.store.migrations import migrate  # noqa: E402
 
 
 async def measure(url: str, args: argparse.Namespace) -> None:

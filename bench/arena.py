@@ -2,8 +2,8 @@
 group commit, in one process.
 
 ``bench/load.py`` measures the whole server, where websockets and the machine's other
-processes move the figure by ±10% from one run to the next. This drives
-``server.arena.Arena`` directly, as a connection would, with players who each play
+processes move the figure by ±10% from one run to the next. This drives the server's
+services (``build_services``) directly, as a connection would, with players who each play
 random legal moves in a Klondike race of their own (given up after ``--game-moves``
 moves, then a new race), against a throwaway database of the local PostgreSQL. It prints
 moves per second and this process's CPU per move, measured in windows, and the process's
@@ -29,22 +29,24 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from server import protocol as p  # noqa: E402
-from server.app import tune_garbage_collector  # noqa: E402
-from server.arena import Arena  # noqa: E402
-from server.commit import GroupCommitter  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.database import temporary_database  # noqa: E402
-from server.identity import Principal  # noqa: E402
-from server.logs import configure_logging  # noqa: E402
-from server.metrics import Metrics  # noqa: E402
-from server.migrations import migrate  # noqa: E402
-from server.storage import Storage, open_pool  # noqa: E402
+from server.core.identity import Principal  # noqa: E402
+from server.ops.config import ServerConfig  # noqa: E402
+from server.ops.logs import configure_logging  # noqa: E402
+from server.ops.metrics import Metrics  # noqa: E402
+from server.services.wiring import Services, build_services  # noqa: E402
+from server.store.commit import GroupCommitter  # noqa: E402
+from server.store.database import temporary_database  # noqa: E402
+from server.store.migrations import migrate  # noqa: E402
+from server.store.storage import Storage, open_pool  # noqa: E402
+from server.transport.app import tune_garbage_collector  # noqa: E402
 
 
 class Player:
     """A player of races of one, moving as fast as the arena answers."""
 
-    def __init__(self, arena: Arena, who: Principal, rng: random.Random, game_moves: int) -> None:
+    def __init__(
+        self, arena: Services, who: Principal, rng: random.Random, game_moves: int
+    ) -> None:
         self.arena, self.who, self.rng, self.game_moves = arena, who, rng, game_moves
         self.requests = 0
         self.moves = 0
@@ -62,9 +64,9 @@ class Player:
             countdown_s=0,
             require_winnable=False,
         )
-        created = await self.arena.create_race(self.who, create, None)
+        created = await self.arena.races.create(self.who, create, None)
         start = p.StartRace(id=self.next_id(), race=created.race.race)
-        await self.arena.start_race(self.who, start)
+        await self.arena.races.start(self.who, start)
         game = created.race.your_game
         assert game is not None
         return game
@@ -74,13 +76,13 @@ class Player:
         while not stop.is_set():
             text = self.rng.choice(legal)
             move = p.Move(id=self.next_id(), game=game, text=text, move_id=f"{self.requests}")
-            view = (await self.arena.move(self.who, move, None)).view
+            view = (await self.arena.play.move(self.who, move, None)).view
             self.moves += 1
             played += 1
             legal = [m for moves in view["legal_moves"].values() for m in moves] or ["d"]
             if view["outcome"] is not None or played >= self.game_moves:
                 if view["outcome"] != "won":
-                    await self.arena.resign(self.who, p.Resign(id=self.next_id(), game=game))
+                    await self.arena.play.resign(self.who, p.Resign(id=self.next_id(), game=game))
                 game, legal, played = await self.new_race(), ["d"], 0
 
 
@@ -97,7 +99,9 @@ async def run(args: argparse.Namespace, url: str) -> None:
         metrics = Metrics()
         committer = GroupCommitter(pool, metrics)
         commits = asyncio.create_task(committer.run())
-        arena = Arena(Storage(pool), committer, metrics, ServerConfig(daily_prepare_ahead=False))
+        arena = build_services(
+            Storage(pool), committer, metrics, ServerConfig(daily_prepare_ahead=False)
+        )
         tune_garbage_collector()  # as the server does
         rng = random.Random(args.seed)
         players = [
@@ -116,14 +120,14 @@ async def run(args: argparse.Namespace, url: str) -> None:
             print(
                 f"window {window}: {moves / elapsed:,.0f} moves/s, "
                 f"{cpu / max(1, moves) * 1e6:.1f} µs CPU per move, {rss_mib()} MiB, "
-                f"{len(arena.rooms)} races in memory",
+                f"{len(arena.races.rooms)} races in memory",
                 flush=True,
             )
         stop.set()
         await asyncio.gather(*tasks)
         committer.close()
         await commits
-        arena.solver.close()
+        arena.close()
 
 
 async def main() -> None:

@@ -3,7 +3,7 @@
 Fills a throwaway database with one million daily attempts over 90 days and six
 variants by 100,000 players (about 1,850 attempts per variant and day, one in
 twenty a practice attempt, four in five from one of 500 guilds), then times the
-server's own read paths (server.leaderboard.Leaderboard) one after another and
+server's own read paths (server.services.leaderboard.Leaderboard) one after another and
 prints p50/p99 per query, followed by the EXPLAIN (ANALYZE, BUFFERS) plans of the
 statements behind them. The database is dropped at the end.
 
@@ -28,10 +28,12 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import asyncpg  # noqa: E402
 
-from server.daily import DAILY_VARIANTS, day_start_ms  # noqa: E402
-from server.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
-from server.leaderboard import STATS_SQL, WON_DAYS_SQL, Board, Leaderboard  # noqa: E402
-from server.migrations import migrate  # noqa: E402
+from server.core.calendar import day_start_ms  # noqa: E402
+from server.services.daily import DAILY_VARIANTS  # noqa: E402
+from server.services.leaderboard import Leaderboard  # noqa: E402
+from server.store.boards import STATS_SQL, WON_DAYS_SQL, Board  # noqa: E402
+from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
+from server.store.migrations import migrate  # noqa: E402
 
 LAST_DAY = date(2026, 6, 30)
 

@@ -49,7 +49,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from server.database import LOCAL_SERVER_URL, locate_postgres, temporary_database  # noqa: E402
+from server.store.database import LOCAL_SERVER_URL, locate_postgres, temporary_database  # noqa: E402
 
 RACE_SIZE = 8
 Driver = Callable[["Tally", asyncio.Event], Coroutine[Any, Any, None]]
@@ -230,7 +230,7 @@ class Player:
         """Go on in a race of one, started at once: a race's moves, without waiting for others.
 
         Not a practice game: there the solver checks every position in the background
-        (server/winnability.py), which is other work than the moves this measures; for
+        (server/services/winnability.py), which is other work than the moves this measures; for
         the same reason the server does not search for a winnable deal first.
         """
         race = await self.create_race(1, require_winnable=False)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import load  # bench/load.py: the players, the measuring and the server's process stats
 
-from server.database import temporary_database
+from server.store.database import temporary_database
 
 
 @dataclass

@@ -12,37 +12,55 @@ unseen, so repeating it is safe). When the connection drops, pending requests fa
 ``connection_lost`` (retried once after the reconnect when repeating them is safe:
 reads, and moves carrying a ``move_id``), the client reconnects with exponential
 backoff and jitter, and resumes every race it watches from the last event seen.
+
+The messages are the server's own protocol types (``server.protocol``, the one part of
+the server the bot imports): requests are built as its structs, and every frame the
+server sends is decoded into its closed set of server messages, so a reply that breaks
+the protocol is caught here, at the door, and logged and dropped (a request waiting for
+it fails with ``bad_reply``), never crashing the client. ``ask`` sends a typed request
+and returns the typed reply. The modules that still read messages as dicts (the table,
+the desk, the renderers) get them through ``request`` and the callbacks, which convert
+with ``msgspec.to_builtins`` at this boundary.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from server import protocol as p
+
 log = logging.getLogger(__name__)
 
+# A server message as a dict: the face the table, the desk and the renderers still read.
 Message = dict[str, Any]
-READS = frozenset({"get_view", "get_race", "resume", "my_games", "open_races"})
+# Requests that change nothing, so repeating one after a lost connection is safe.
+READS = (p.GetView, p.GetRace, p.Resume, p.MyGames, p.OpenRaces)
+
+_replies: msgspec.json.Decoder[p.ServerMessage] = msgspec.json.Decoder(p.ServerMessage)
+_requests = msgspec.json.Encoder()
 
 
 class ServerError(Exception):
     """The server refused a request (nothing changed), or could not be asked.
 
     Attributes:
-        code: the server's stable error code, or ``connection_lost`` / ``timeout``.
+        code: the server's stable error code, or ``connection_lost`` / ``timeout`` /
+            ``bad_reply`` (the server's reply broke the protocol).
         message: the server's human message (in the acting user's language).
         details: the server's data about the failure.
-        view: a fresh view of the game, sent with ``conflict``.
+        view: a fresh view of the game, sent with ``conflict`` (as a dict, the form
+            the renderers read).
     """
 
     def __init__(
@@ -78,10 +96,11 @@ class Actor:
     def principal(self) -> str:
         return f"discord:{self.user_id}"
 
-    def act_as(self) -> Message:
+    def act_as(self) -> p.ActAs:
         if not self.introduce:
-            return {"user": self.principal}
-        return {"user": self.principal, "name": self.name[:64], "locale": self.locale}
+            return p.ActAs(user=self.principal)
+        locale = cast(p.Locale, self.locale)  # the server refuses a locale it does not speak
+        return p.ActAs(user=self.principal, name=self.name[:64], locale=locale)
 
 
 @dataclass
@@ -125,7 +144,7 @@ class ArenaClient:
         self.connections = 0  # successful hellos so far, for operators and tests
         self._websocket: ClientConnection | None = None
         self._ready = asyncio.Event()
-        self._pending: dict[int, asyncio.Future[Message]] = {}
+        self._pending: dict[int, asyncio.Future[p.ServerMessage]] = {}
         self._next_id = 0
         self._task: asyncio.Task[None] | None = None
         self._fatal: FatalClientError | None = None
@@ -202,7 +221,7 @@ class ArenaClient:
 
     async def _greet(self) -> None:
         try:
-            await self._send_and_wait({"type": "hello", "service_token": self.service_token})
+            await self._send_and_wait(p.Hello(service_token=self.service_token))
         except ServerError as err:
             if err.code in {"bad_service_token", "unsupported_version"}:
                 raise FatalClientError(err.message or err.code) from None
@@ -213,34 +232,51 @@ class ArenaClient:
     async def _resume_all(self) -> None:
         """Catch up on every watched race: missed events, or the full state."""
         for race_id, watch in list(self.watches.items()):
-            reply = await self._send_and_wait(
-                {
-                    "type": "resume",
-                    "race": race_id,
-                    "last_seq": watch.last_seq,
-                    "act_as": watch.actor.act_as(),
-                }
-            )
-            self._take_race_reply(reply)
+            resume = p.Resume(race=race_id, last_seq=watch.last_seq, act_as=watch.actor.act_as())
+            reply = await self._send_and_wait(resume)
+            if isinstance(reply, p.RaceReply | p.EventsReply):
+                self._take_race_reply(reply)
 
     # ------------------------------------------------------------ requests
 
     async def request(
         self, kind: str, actor: Actor | None, *, timeout: float | None = None, **fields: Any
     ) -> Message:
-        """Send a request acting for ``actor`` and return the server's reply.
+        """``ask`` with the request given as its type and fields, the reply as a dict.
+
+        The face of the client for the modules that read replies as dicts: the request
+        is built as the protocol's struct first, so a field of the wrong type fails
+        here, as the server would refuse it, before anything is sent.
+
+        Raises:
+            ServerError: ``unknown_type`` or ``invalid_message`` for a request the
+                protocol has no place for; otherwise as ``ask``.
+        """
+        if kind not in p.CLIENT_TYPES:
+            raise ServerError("unknown_type", f"no request {kind!r}")
+        try:
+            message: p.ClientMessage = msgspec.convert({"type": kind, **fields}, p.ClientMessage)
+        except msgspec.ValidationError as err:
+            raise ServerError("invalid_message", str(err)) from None
+        reply = await self.ask(message, actor, timeout=timeout)
+        return cast(Message, msgspec.to_builtins(reply))
+
+    async def ask(
+        self, message: p.ClientMessage, actor: Actor | None, *, timeout: float | None = None
+    ) -> p.ServerMessage:
+        """Send ``message`` acting for ``actor`` and return the server's reply.
 
         ``timeout`` replaces the client's request timeout for slow requests. Race
         replies and their events also reach ``on_race``/``on_event``, and the race
         is watched from then on (resumed after a reconnect).
 
         Raises:
-            ServerError: the server's error reply, or ``connection_lost``/``timeout``.
+            ServerError: the server's error reply, or ``connection_lost``/``timeout``/
+                ``bad_reply``.
         """
-        message: Message = {"type": kind, **fields}
         if actor is not None:
-            message["act_as"] = actor.act_as()
-        safe = kind in READS or fields.get("move_id") is not None
+            message = msgspec.structs.replace(message, act_as=actor.act_as())
+        safe = isinstance(message, READS) or getattr(message, "move_id", None) is not None
         for attempt in (1, 2):
             try:
                 if not self._ready.is_set():
@@ -256,14 +292,15 @@ class ArenaClient:
                 if isinstance(err, ServerError):
                     raise
                 raise ServerError("timeout") from None
-        if reply.get("type") == "race" and actor is not None:
-            race_id = reply["race"]["race"]
-            watch = self.watches.setdefault(race_id, Watch(actor))
-            watch.last_seq = max(watch.last_seq, reply["race"]["seq"])
+        if isinstance(reply, p.RaceReply) and actor is not None:
+            watch = self.watches.setdefault(reply.race.race, Watch(actor))
+            watch.last_seq = max(watch.last_seq, reply.race.seq)
             self._take_race_reply(reply)
         return reply
 
-    async def _send_and_wait(self, message: Message, timeout: float | None = None) -> Message:
+    async def _send_and_wait(
+        self, message: p.ClientMessage, timeout: float | None = None
+    ) -> p.ServerMessage:
         for pause in (0.25, 0.5, 1.0, 2.0, None):
             try:
                 return await self._send_once(message, timeout or self.request_timeout)
@@ -273,17 +310,18 @@ class ArenaClient:
                 await asyncio.sleep(pause)
         raise AssertionError("unreachable")
 
-    async def _send_once(self, message: Message, timeout: float) -> Message:
+    async def _send_once(self, message: p.ClientMessage, timeout: float) -> p.ServerMessage:
         await self.pacer.wait()
         websocket = self._websocket
         if websocket is None:
             raise ServerError("connection_lost")
         self._next_id += 1
         request_id = self._next_id
-        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[p.ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
+        frame = _requests.encode(msgspec.structs.replace(message, id=request_id))
         try:
-            await websocket.send(json.dumps({**message, "id": request_id}))
+            await websocket.send(frame, text=True)
             async with asyncio.timeout(timeout):
                 reply = await future
         except ConnectionClosed:
@@ -292,13 +330,9 @@ class ArenaClient:
             raise ServerError("timeout") from None
         finally:
             self._pending.pop(request_id, None)
-        if reply.get("type") == "error":
-            raise ServerError(
-                reply.get("code", "internal"),
-                reply.get("message", ""),
-                reply.get("details"),
-                reply.get("view"),
-            )
+        if isinstance(reply, p.ErrorMessage):
+            view = None if reply.view is None else msgspec.to_builtins(reply.view)
+            raise ServerError(reply.code, reply.message, reply.details, view)
         return reply
 
     def _fail_pending(self) -> None:
@@ -312,45 +346,54 @@ class ArenaClient:
     async def _read(self, websocket: ClientConnection) -> None:
         async for frame in websocket:
             try:
-                message = json.loads(frame)
-            except ValueError:
-                log.warning("unreadable frame from the server")
+                message = _replies.decode(frame)
+            except msgspec.DecodeError as err:  # not JSON, or not a server message
+                self._drop(frame, err)
                 continue
-            if message.get("type") == "event":
+            if isinstance(message, p.Event):
                 self._take_event(message)
                 continue
-            future = self._pending.get(message.get("id"))
+            future = self._pending.get(message.id) if isinstance(message.id, int) else None
             if future is not None and not future.done():
                 future.set_result(message)
-            elif message.get("type") == "error":
-                log.warning("server error without request: %s", message.get("code"))
-            elif "id" not in message and self.on_notice is not None:
-                self.on_notice(message)
+            elif isinstance(message, p.ErrorMessage):
+                log.warning("server error without request: %s", message.code)
+            elif message.id is None and self.on_notice is not None:
+                self.on_notice(cast(Message, msgspec.to_builtins(message)))
 
-    def _take_event(self, event: Message) -> None:
-        watch = self.watches.get(event["race"])
+    def _drop(self, frame: str | bytes, error: msgspec.DecodeError) -> None:
+        """A frame that breaks the protocol: logged and dropped; the request it answers,
+        if one can be told, fails at once instead of waiting for its timeout."""
+        log.warning("dropped a frame the protocol does not allow: %s", error)
+        request_id = p.request_id_of(frame)
+        future = self._pending.get(request_id) if isinstance(request_id, int) else None
+        if future is not None and not future.done():
+            future.set_exception(ServerError("bad_reply", str(error)))
+
+    def _take_event(self, event: p.Event) -> None:
+        watch = self.watches.get(event.race)
         if watch is not None:
-            if event["seq"] <= watch.last_seq:
+            if event.seq <= watch.last_seq:
                 return  # already seen (a resume overlapping live events)
-            watch.last_seq = event["seq"]
-            if event["event"]["kind"] == "end":
-                del self.watches[event["race"]]
+            watch.last_seq = event.seq
+            if isinstance(event.event, p.EndEvent):
+                del self.watches[event.race]
         if self.on_event is not None:
-            self.on_event(event)
+            self.on_event(cast(Message, msgspec.to_builtins(event)))
 
-    def _take_race_reply(self, reply: Message) -> None:
-        if reply.get("type") == "events":
-            for event in reply["events"]:
+    def _take_race_reply(self, reply: p.RaceReply | p.EventsReply) -> None:
+        if isinstance(reply, p.EventsReply):
+            for event in reply.events:
                 self._take_event(event)
             return
-        info = reply["race"]
-        watch = self.watches.get(info["race"])
+        info = reply.race
+        watch = self.watches.get(info.race)
         if watch is not None:
-            watch.last_seq = max(watch.last_seq, info["seq"])
-            if info["state"] == "finished":
-                del self.watches[info["race"]]
+            watch.last_seq = max(watch.last_seq, info.seq)
+            if info.state == "finished":
+                del self.watches[info.race]
         if self.on_race is not None:
-            self.on_race(info)
+            self.on_race(cast(Message, msgspec.to_builtins(info)))
 
 
 class Pacer:

@@ -1,7 +1,7 @@
 """Every word the bot says, in English and German, chosen by the user's Discord locale.
 
 ``text(locale, key, **fields)`` gives a reply; ``error_text(locale, code, message)``
-gives the short message for a server error code (server/errors.py lists them). A
+gives the short message for a server error code (server/protocol/errors.py lists them). A
 locale is "de" for any German Discord locale and "en" for everything else.
 """
 
@@ -104,6 +104,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "race_options": (
         "{start} · undo {undo} · hints {hints}",
         "{start} · Zurück {undo} · Tipps {hints}",
+    ),
+    "race_unranked": (
+        "unranked (a chosen deal or the solver's help)",
+        "ohne Wertung (gewähltes Spiel oder Hilfe des Lösers)",
     ),
     "start_now": ("open start", "offener Start"),
     "start_manual": ("creator starts", "Start durch Ersteller"),
@@ -263,7 +267,7 @@ COMMANDS_DE: Final[dict[str, str]] = {
     "This server": "Dieser Server",
 }
 
-# Short messages for every error code the server sends (server/errors.py), plus the
+# Short messages for every error code the server sends (server/protocol/errors.py), plus the
 # bot's own: the server could not be reached, or it does not offer a feature yet.
 ERRORS: Final[dict[str, tuple[str, str]]] = {
     "bad_json": ("The bot sent a broken message.", "Der Bot hat eine kaputte Nachricht gesendet."),

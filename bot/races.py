@@ -1,196 +1,195 @@
 """A race's channel message: its public state, as text, kept up to date by events.
 
-``RaceState`` follows a race from the server's full state (``race`` replies) and
-its events, and holds only what everyone may see: who races, their progress
-(cards home, moves; never cards), the countdown and time limit, and at the end the
-ranking and the revealed seed. ``render_race`` turns it into the message text;
-countdown and time limit are Discord timestamps (``<t:…:R>``), which every client
-counts down by itself, so they cost no edits.
+``RaceState`` holds the race as the server gives it, the protocol's ``RaceInfo``
+(a ``race`` reply), and brings it up to date with the race's events. It ranks
+nothing: while the race runs the places are the server's (``order``, sent with every
+progress event and a running race's state, by the one rule of the final ranking),
+and at the end the ranking is the server's. Only what everyone may see is here: who
+races, their progress (cards home, moves; never cards), the countdown and time
+limit, and at the end the ranking and the revealed seed. ``render_race`` turns it
+into the message text; countdown and time limit are Discord timestamps
+(``<t:…:R>``), which every client counts down by itself, so they cost no edits.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from bot.i18n import text, variant_name
 from bot.render import format_time
+from server import protocol as p
 
-Message = dict[str, Any]
-
-
-@dataclass
-class Standing:
-    """One racer's public progress."""
-
-    player: int
-    name: str
-    foundation: int = 0
-    moves: int = 0
-    finished: bool = False
-    resigned: bool = False
-    time_ms: int | None = None
-    rank: int | None = None
-
-    @classmethod
-    def from_message(cls, data: Message) -> Standing:
-        return cls(
-            player=data["player"],
-            name=data["name"],
-            foundation=data.get("foundation", 0),
-            moves=data.get("moves", 0),
-            finished=data.get("finished", False),
-            resigned=data.get("resigned", False),
-            time_ms=data.get("time_ms"),
-            rank=data.get("rank"),
-        )
+# A line of standings: the server's place for it (None while the server has not
+# placed the player yet, such as one who just joined a running race), and the standing.
+Placed = tuple[int | None, p.Standing]
 
 
 @dataclass
 class RaceState:
-    """What the channel message shows about one race."""
+    """What the channel message shows about one race: the server's ``RaceInfo``, kept
+    current by the race's events, and how the race ended (which only its end says)."""
 
-    race: int
-    state: str
-    seq: int
-    variant: str
-    max_players: int
-    start_mode: str
-    countdown_s: int
-    allow_undo: bool
-    allow_hints: bool
-    commitment: str
-    standings: dict[int, Standing] = field(default_factory=dict)
-    starts_at: int | None = None
-    ends_at: int | None = None
-    ranking: list[Standing] | None = None
-    seed: str | None = None
+    info: p.RaceInfo
     end_reason: str | None = None
 
     @classmethod
-    def from_info(cls, info: Message) -> RaceState:
-        """From a race's full state (a ``race`` reply)."""
-        settings = info["settings"]
-        state = cls(
-            race=info["race"],
-            state=info["state"],
-            seq=info["seq"],
-            variant=settings["variant"],
-            max_players=settings["max_players"],
-            start_mode=settings["start"],
-            countdown_s=settings["countdown_s"],
-            allow_undo=settings["allow_undo"],
-            allow_hints=settings["allow_hints"],
-            commitment=info["commitment"],
-            starts_at=info.get("starts_at"),
-            ends_at=info.get("ends_at"),
-            seed=info.get("seed"),
-        )
-        for data in info["players"]:
-            state.standings[data["player"]] = Standing.from_message(data)
-        if info.get("ranking") is not None:
-            state.ranking = [Standing.from_message(r) for r in info["ranking"]]
-        return state
+    def from_info(cls, info: p.RaceInfo | Mapping[str, Any]) -> RaceState:
+        """From a race's full state (a ``race`` reply); a mapping (the form the desk
+        still hands over, bot/desk.py) is decoded into the protocol's type here."""
+        if not isinstance(info, p.RaceInfo):
+            info = msgspec.convert(info, p.RaceInfo)
+        return cls(info)
 
-    def apply(self, event: Message) -> bool:
-        """Take one ``event`` message in; False when it was old news."""
-        if event["seq"] <= self.seq:
+    # The names the desk and the table read.
+    @property
+    def race(self) -> int:
+        return self.info.race
+
+    @property
+    def state(self) -> str:
+        return self.info.state
+
+    @property
+    def seq(self) -> int:
+        return self.info.seq
+
+    @property
+    def starts_at(self) -> int | None:
+        return self.info.starts_at
+
+    @property
+    def start_mode(self) -> str:
+        return self.info.settings.start
+
+    @property
+    def allow_undo(self) -> bool:
+        return self.info.settings.allow_undo
+
+    @property
+    def allow_hints(self) -> bool:
+        return self.info.settings.allow_hints
+
+    def apply(self, event: p.Event | Mapping[str, Any]) -> bool:
+        """Take one ``event`` in (a mapping is decoded first); False when it was old news."""
+        if not isinstance(event, p.Event):
+            event = msgspec.convert(event, p.Event)
+        if event.seq <= self.info.seq:
             return False
-        self.seq = event["seq"]
-        body = event["event"]
-        kind = body["kind"]
-        if kind == "lobby":
-            old = self.standings
-            self.standings = {
-                p["id"]: old.get(p["id"]) or Standing(p["id"], p["name"]) for p in body["players"]
-            }
-            self.max_players = body["max_players"]
-        elif kind == "countdown":
-            self.state, self.starts_at = "countdown", body["starts_at"]
-        elif kind == "start":
-            self.state, self.starts_at, self.ends_at = "running", body["at"], body.get("ends_at")
-        elif kind == "progress":
-            for data in body["standings"]:
-                standing = Standing.from_message(data)
-                self.standings[standing.player] = standing
-        elif kind == "finish":
-            winner = self.standings.get(body["player"])
-            if winner is not None:
-                winner.finished, winner.time_ms = True, body["time_ms"]
-                winner.moves = body["moves"]
-        elif kind == "end":
-            self.state, self.end_reason = "finished", body["reason"]
-            self.ranking = [Standing.from_message(r) for r in body["ranking"]]
-            self.seed, self.commitment = body["seed"], body["commitment"]
+        self.info = _updated(replace(self.info, seq=event.seq), event.event)
+        if isinstance(event.event, p.EndEvent):
+            self.end_reason = event.event.reason
         return True
+
+
+def _updated(info: p.RaceInfo, body: p.RaceEvent) -> p.RaceInfo:
+    """``info`` after the event ``body``, as the server's next full state would say."""
+    if isinstance(body, p.LobbyEvent):
+        known = {s.player: s for s in info.players}
+        players = [known.get(q.id) or p.Standing(player=q.id, name=q.name) for q in body.players]
+        settings = replace(info.settings, max_players=body.max_players)
+        return replace(info, players=players, settings=settings)
+    if isinstance(body, p.CountdownEvent):
+        return replace(info, state="countdown", starts_at=body.starts_at)
+    if isinstance(body, p.StartEvent):
+        return replace(info, state="running", starts_at=body.at, ends_at=body.ends_at)
+    if isinstance(body, p.ProgressEvent):
+        latest = {s.player: s for s in body.standings}
+        players = [latest.pop(s.player, s) for s in info.players] + list(latest.values())
+        # An event stored before the server sent places has none: show none, not old ones.
+        return replace(info, players=players, order=body.order)
+    if isinstance(body, p.FinishEvent):
+        players = [
+            replace(s, finished=True, time_ms=body.time_ms, moves=body.moves)
+            if s.player == body.player
+            else s
+            for s in info.players
+        ]
+        return replace(info, players=players)
+    return replace(
+        info,
+        state="finished",
+        ranking=body.ranking,
+        seed=body.seed,
+        salt=body.salt,
+        commitment=body.commitment,
+        order=None,
+    )
+
+
+def live_places(info: p.RaceInfo) -> list[Placed]:
+    """The standings of a running race in the server's order, each with its place;
+    players the server has not placed yet follow, without one."""
+    unplaced = {s.player: s for s in info.players}
+    placed: list[Placed] = [
+        (place, unplaced.pop(player))
+        for place, player in enumerate(info.order or [], start=1)
+        if player in unplaced
+    ]
+    return placed + [(None, s) for s in unplaced.values()]
 
 
 def render_race(race: RaceState, locale: str) -> str:
     """The channel message of ``race``: lobby, countdown, live standings or ranking."""
-    title = text(locale, "race_title", race=race.race, variant=variant_name(locale, race.variant))
+    info = race.info
+    title = text(
+        locale, "race_title", race=info.race, variant=variant_name(locale, info.settings.variant)
+    )
     lines = [f"**{title}**"]
-    lines.append(_settings_line(race, locale))
-    if race.state == "lobby":
-        lines.append(text(locale, "race_lobby", count=len(race.standings), max=race.max_players))
-        names = ", ".join(s.name for s in race.standings.values()) or text(locale, "race_nobody")
+    lines.append(_settings_line(info.settings, locale))
+    names = ", ".join(s.name for s in info.players) or text(locale, "race_nobody")
+    if info.state == "lobby":
+        count, most = len(info.players), info.settings.max_players
+        lines.append(text(locale, "race_lobby", count=count, max=most))
         lines.append(text(locale, "race_players", names=names))
-    elif race.state == "countdown":
-        lines.append(text(locale, "race_countdown", when=_timestamp(race.starts_at)))
-        names = ", ".join(s.name for s in race.standings.values()) or text(locale, "race_nobody")
+    elif info.state == "countdown":
+        lines.append(text(locale, "race_countdown", when=_timestamp(info.starts_at)))
         lines.append(text(locale, "race_players", names=names))
-    elif race.state == "running":
+    elif info.state == "running":
         lines.append(text(locale, "race_running"))
-        if race.ends_at is not None:
-            lines.append(text(locale, "race_ends", when=_timestamp(race.ends_at)))
-        lines += _standing_lines(_live_order(race.standings.values()), locale)
+        if info.ends_at is not None:
+            lines.append(text(locale, "race_ends", when=_timestamp(info.ends_at)))
+        lines += _standing_lines(live_places(info), locale)
     else:
         key = "race_over_time" if race.end_reason == "time_limit" else "race_over"
         lines.append(text(locale, key))
-        lines += _standing_lines(race.ranking or [], locale)
-        if race.seed is not None:
-            lines.append(text(locale, "race_seed", seed=race.seed, commitment=race.commitment[:16]))
+        lines += _standing_lines([(line.rank, line) for line in info.ranking or []], locale)
+        if info.seed is not None:
+            lines.append(text(locale, "race_seed", seed=info.seed, commitment=info.commitment[:16]))
     return "\n".join(lines)[:2000]
 
 
-def _settings_line(race: RaceState, locale: str) -> str:
-    if race.start_mode == "now":
+def _settings_line(settings: p.RaceSettings, locale: str) -> str:
+    if settings.start == "now":
         start = text(locale, "start_now")
-    elif race.start_mode == "countdown":
-        start = text(locale, "start_countdown", seconds=race.countdown_s)
+    elif settings.start == "countdown":
+        start = text(locale, "start_countdown", seconds=settings.countdown_s)
     else:
         start = text(locale, "start_manual")
-    return text(
+    line = text(
         locale,
         "race_options",
         start=start,
-        undo=text(locale, "on" if race.allow_undo else "off"),
-        hints=text(locale, "on" if race.allow_hints else "off"),
+        undo=text(locale, "on" if settings.allow_undo else "off"),
+        hints=text(locale, "on" if settings.allow_hints else "off"),
     )
+    if not settings.ranked:  # said in the lobby, the standings and the results alike
+        line += " · " + text(locale, "race_unranked")
+    return line
 
 
-def _live_order(standings: Any) -> list[Standing]:
-    """Finished first by time, then by cards home and fewest moves (as the server ranks)."""
-    return sorted(
-        standings,
-        key=lambda s: (
-            not s.finished,
-            s.time_ms or 0,
-            s.resigned,
-            -s.foundation,
-            s.moves,
-        ),
-    )
-
-
-def _standing_lines(standings: list[Standing], locale: str) -> list[str]:
+def _standing_lines(standings: list[Placed], locale: str) -> list[str]:
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     lines = []
-    for place, standing in enumerate(standings[:25], start=1):
-        rank = standing.rank or place
+    for place, standing in standings[:25]:
         line = text(
             locale,
             "standing_line",
-            rank=f"{medals.get(rank, '')}{rank}",
+            rank="–" if place is None else f"{medals.get(place, '')}{place}",
             name=plain_name(standing.name),
             foundation=standing.foundation,
             moves=standing.moves,

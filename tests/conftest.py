@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from server.database import (
+from server.store.database import (
     LOCAL_SERVER_URL,
     DatabaseUnavailableError,
     locate_postgres,

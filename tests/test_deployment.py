@@ -1,7 +1,7 @@
 """docker-compose.yml and the Dockerfile agree with the code.
 
 Docker does not run on the development machines, so these tests read the files: every
-service built from our image runs a ``solitaire`` subcommand that server/cli.py really
+service built from our image runs a ``solitaire`` subcommand that server/ops/cli.py really
 registers (with the options given), and every environment variable it sets is one the
 code reads. A variable counts as read when either
 
@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from server.cli import build_parser
+from server.ops.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "server", "bot")
@@ -205,7 +205,7 @@ class TestCompose:
             build_parser().parse_args(args)
         except SystemExit:
             pytest.fail(
-                f"{service}: `{program} {' '.join(args)}` is not accepted by server/cli.py: "
+                f"{service}: `{program} {' '.join(args)}` is not accepted by server/ops/cli.py: "
                 + capsys.readouterr().err.strip()
             )
 

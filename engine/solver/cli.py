@@ -1,6 +1,6 @@
 """The ``solitaire solve`` subcommand's pure half: arguments in, text out.
 
-``server/cli.py`` registers the subcommand, reads a position file when one is given
+``server/ops/cli.py`` registers the subcommand, reads a position file when one is given
 and prints what ``run_solve`` returns; everything else happens here, without I/O.
 """
 

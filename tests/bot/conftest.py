@@ -16,27 +16,32 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     import discord  # noqa: F401
 
-from bot_setup import SERVICE_TOKEN, MakeClient
+from bot_setup import SERVICE_TOKEN, MakeClient, ServerClock
 from discord_fakes import Bot, FakeBot
 
 from bot.client import ArenaClient
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
 from bot.table import Table
-from server.app import ArenaServer
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
+from server.transport.app import ArenaServer
 
 
 @pytest.fixture
-async def arena(database_url: str) -> AsyncIterator[ArenaServer]:
-    """A real server on an ephemeral port over a fresh database."""
+def server_clock() -> ServerClock:
+    return ServerClock()
+
+
+@pytest.fixture
+async def arena(database_url: str, server_clock: ServerClock) -> AsyncIterator[ArenaServer]:
+    """A real server on an ephemeral port over a fresh database, on ``server_clock``."""
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
         service_tokens=(SERVICE_TOKEN,),
         daily_prepare_ahead=False,  # prove only the daily deal a test asks for
     )
-    async with ArenaServer(config, database_url) as running:
+    async with ArenaServer(config, database_url, clock=server_clock) as running:
         yield running
 
 

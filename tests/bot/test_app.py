@@ -14,9 +14,9 @@ import engine
 from bot.app import BotSettings, SettingsError, run
 from bot.cog import GermanTranslator, SolitaireCog
 from bot.i18n import COMMANDS_DE, ERRORS, TEXTS, error_text
-from server.app import ArenaServer
-from server.cli import main
-from server.errors import MESSAGES
+from server.ops.cli import main
+from server.protocol.errors import MESSAGES
+from server.transport.app import ArenaServer
 
 GOOD = {
     "DISCORD_TOKEN": "discord-token",

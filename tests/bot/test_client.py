@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.client import Actor, ArenaClient, FatalClientError, ServerError
-from server.app import ArenaServer
+from server.transport.app import ArenaServer
 
 ALICE = Actor(1001, "Alice", "en")
 BERND = Actor(1002, "Bernd", "de")

@@ -13,6 +13,7 @@ from discord_fakes import FakeMessage, until
 from bot.coalesce import EditCoalescer
 from bot.desk import RaceDesk
 from server import protocol as p
+from server.core.race import Race, RaceSettings
 
 
 class TestBurst:
@@ -60,41 +61,32 @@ class TestBurst:
         assert coalescer.due(1.0) == [1]  # forgotten: no interval to wait out
 
 
-def race_info(race: int, players: int) -> dict[str, Any]:
-    """A running race's full state, built with the server's own protocol types."""
-    info = p.RaceInfo(
-        race=race,
-        state="running",
-        seq=1,
-        creator=1,
-        settings=p.RaceSettings(
-            variant="spider-1",
-            options={},
-            max_players=8,
-            start="now",
-            countdown_s=0,
-            time_limit_s=None,
-            allow_undo=True,
-            allow_hints=False,
-        ),
-        commitment="ab" * 32,
-        players=[p.Standing(player=i, name=f"P{i}") for i in range(1, players + 1)],
-        starts_at=1_000,
+def running_race(race: int, players: int) -> Race:
+    """A running race in the server's own race core, which makes its events (and ranks)."""
+    core = Race(
+        race_id=race,
+        creator_id=1,
+        settings=RaceSettings(variant="spider-1", options={}, start_mode="now", countdown_ms=0),
+        seed=1,
+        salt="ab",
     )
-    return cast(dict[str, Any], msgspec.to_builtins(info))
+    for player in range(1, players + 1):
+        core.join(player, f"P{player}", f"guest:{player}", game_id=player)
+    core.open(now=1_000)
+    return core
 
 
-def progress(race: int, seq: int, player: int, foundation: int) -> dict[str, Any]:
-    event = p.Event(
-        race=race,
-        seq=seq,
-        time=seq,
-        event=p.ProgressEvent(
-            standings=[
-                p.Standing(player=player, name=f"P{player}", foundation=foundation, moves=seq)
-            ]
-        ),
+def race_info(core: Race) -> dict[str, Any]:
+    """The race's full state as the bot's client hands it to the desk."""
+    return cast(dict[str, Any], msgspec.to_builtins(core.info(seq=1, viewer=None)))
+
+
+def progress(core: Race, seq: int, player: int, foundation: int) -> dict[str, Any]:
+    """The progress event the server sends after ``player``'s move number ``seq``."""
+    (body,) = core.progress(
+        player, foundation=foundation, moves=seq, score=0, won=False, now=1_000 + seq
     )
+    event = p.Event(race=core.race_id, seq=seq, time=1_000 + seq, event=body)
     return cast(dict[str, Any], msgspec.to_builtins(event))
 
 
@@ -102,13 +94,15 @@ class TestDesk:
     async def test_a_burst_of_events_becomes_one_edit_with_the_latest_standings(self) -> None:
         desk = RaceDesk(interval=0.05)
         message = FakeMessage("")
-        desk.on_race(race_info(9, 3))
+        race = running_race(9, 3)
+        desk.on_race(race_info(race))
         desk.attach(9, message, "en")
         runner = asyncio.create_task(desk.run())
         try:
             await until(lambda: message.edits == 1, "the first edit")
-            for seq in range(2, 502):  # 500 events arrive between two turns of the loop
-                desk.on_event(progress(9, seq, 1 + seq % 3, seq // 10))
+            sent = [progress(race, seq, 1 + seq % 3, seq // 10) for seq in range(2, 502)]
+            for event in sent:  # 500 events arrive between two turns of the loop
+                desk.on_event(event)
             await until(lambda: message.edits == 2, "the burst's edit")
             await asyncio.sleep(0.2)  # several intervals: nothing more is dirty
             assert message.edits == 2 and desk.edits == 2
@@ -117,7 +111,7 @@ class TestDesk:
                 "🥈2. P1: 50 cards home, 501 moves",
                 "🥉3. P2: 49 cards home, 499 moves",
             ]
-            desk.on_event(progress(9, 300, 1, 99))  # old news: already past seq 300
+            desk.on_event(sent[298])  # old news (seq 300) arriving again
             await asyncio.sleep(0.1)
             assert message.edits == 2
         finally:

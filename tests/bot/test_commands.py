@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from bot_setup import ServerClock
 from discord.app_commands import Choice
 from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, until
 
 import engine
 from bot.cog import SolitaireCog
-from server.app import ArenaServer
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
 CARLA = FakeUser(701, "Carla")
@@ -68,10 +68,9 @@ class TestPlay:
         assert "Geben" in board.labels() and "Aufgeben" in board.labels()
 
     async def test_practice_board_shows_the_time_by_the_games_clock(
-        self, bot: Bot, arena: ArenaServer
+        self, bot: Bot, server_clock: ServerClock
     ) -> None:
-        assert arena.arena is not None
-        arena.arena.clock = lambda: 1_773_490_500_000  # the game starts then
+        server_clock.now = 1_773_490_500_000  # the game starts then
         bot.table.clock = lambda: 1_773_490_583_000  # the bot draws the board 83 s later
         board = await practice(bot, DIETER, KLONDIKE, 5)
         assert "⏱️ 1:23 · Züge 0" in board.content

@@ -23,7 +23,7 @@ from bot.client import Actor, ArenaClient
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
 from bot.table import Table
-from server.app import ArenaServer
+from server.transport.app import ArenaServer
 
 ERIKA = FakeUser(801, "Erika", locale="de")
 FRANK = FakeUser(802, "Frank")

@@ -10,7 +10,7 @@ import pytest
 from engine.moves import Move
 from engine.position_text import position_text
 from engine.variants import rules_for
-from server.cli import main
+from server.ops.cli import main
 
 
 def test_a_seed_prints_verdict_and_a_solution_that_replays(

@@ -9,8 +9,8 @@ import pytest
 from arena_client import SERVICE_TOKEN, Client
 from websockets.asyncio.client import connect as ws_connect
 
-from server.app import ArenaServer
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
+from server.transport.app import ArenaServer
 
 Connect = Callable[..., Awaitable[Client]]
 

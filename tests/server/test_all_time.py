@@ -15,10 +15,10 @@ import pytest
 from test_leaderboard import NOON, Clock, Store
 
 from server import protocol as p
-from server.errors import GameError
-from server.identity import Principal
-from server.leaderboard import Leaderboard
-from server.migrations import migrate
+from server.core.identity import Principal
+from server.protocol.errors import GameError
+from server.services.leaderboard import Leaderboard
+from server.store.migrations import migrate
 
 DAY = date(2026, 3, 14)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import asyncpg
 
-from server.cli import build_parser
+from server.ops.cli import build_parser
 
 SOLITAIRE = Path(sys.executable).with_name("solitaire")
 RACE = "create table race (id integer primary key);"

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from server_process import ROOT, free_port, open_client, wait_healthy
 
-from server.database import HANDLE_LIST, forget_dead_users
+from server.store.database import HANDLE_LIST, forget_dead_users
 
 SOLITAIRE = Path(sys.executable).with_name("solitaire")
 

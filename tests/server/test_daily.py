@@ -1,6 +1,6 @@
-"""Daily attempts through the arena on a real PostgreSQL, with the server clock set by hand.
+"""Daily attempts through the services on a real PostgreSQL, with the server clock set by hand.
 
-The arena, its group commit and storage are the server's own; only the clock is the
+The services, their group commit and storage are the server's own; only the clock is the
 test's, so a day can open, run out and close within a test.
 """
 
@@ -18,25 +18,18 @@ import pytest
 import engine
 from engine.solver import solve
 from server import protocol as p
-from server.arena import Arena
-from server.commit import GroupCommitter
-from server.config import ServerConfig
-from server.daily import (
-    Dailies,
-    SolverBudget,
-    choose_deal,
-    closes_at_ms,
-    daily_seed,
-    day_of,
-    day_start_ms,
-    prove_winnable,
-)
-from server.errors import DailyError, GameError, NotFoundError
-from server.identity import Principal
-from server.metrics import Metrics
-from server.migrations import migrate
-from server.race import commitment
-from server.storage import Storage
+from server.core.calendar import closes_at_ms, day_of, day_start_ms
+from server.core.identity import Principal
+from server.core.race import commitment
+from server.ops.config import ServerConfig
+from server.ops.metrics import Metrics
+from server.protocol.errors import DailyError, GameError, NotFoundError
+from server.services.daily import Dailies, SolverBudget, choose_deal, daily_seed, prove_winnable
+from server.services.wiring import Services, build_services
+from server.store.commit import GroupCommitter
+from server.store.daily import DailyStore
+from server.store.migrations import migrate
+from server.store.storage import Storage
 
 DAY = date(2026, 3, 14)
 LIMIT_MS = 3_600_000
@@ -59,36 +52,45 @@ def clock() -> Clock:
 
 
 @asynccontextmanager
-async def running_arena(database_url: str, clock: Clock) -> AsyncIterator[Arena]:
-    """The server's arena over ``database_url``: one server process, started and stopped."""
+async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Services]:
+    """The server's services over ``database_url``: one server process, started and stopped."""
     await migrate(database_url)
     async with asyncpg.create_pool(database_url, min_size=1, max_size=6) as pool:
         metrics = Metrics()
         committer = GroupCommitter(pool, metrics, 100)
         task = asyncio.create_task(committer.run())
         config = ServerConfig(daily_prepare_ahead=False)
-        arena = Arena(Storage(pool), committer, metrics, config, clock)
+        services = build_services(Storage(pool), committer, metrics, config, clock)
         # the quick variants, with a budget that proves their deals in well under a second
-        arena.dailies = Dailies(arena, budget=QUICK, variants=("klondike-3", "yukon"))
+        services.dailies = Dailies(
+            DailyStore(services.storage),
+            services.solver,
+            services.games,
+            clock,
+            budget=QUICK,
+            variants=("klondike-3", "yukon"),
+        )
         try:
-            yield arena
+            yield services
         finally:
             committer.close()
             await task
-            arena.solver.close()
+            services.close()
 
 
 @pytest.fixture
-async def arena(database_url: str, clock: Clock) -> AsyncIterator[Arena]:
-    async with running_arena(database_url, clock) as arena:
-        yield arena
+async def services(database_url: str, clock: Clock) -> AsyncIterator[Services]:
+    async with running_services(database_url, clock) as services:
+        yield services
 
 
-async def deal(arena: Arena, day: date = DAY, variant: str = "klondike", seed: int = 42) -> str:
+async def deal(
+    services: Services, day: date = DAY, variant: str = "klondike", seed: int = 42
+) -> str:
     """Store a day's deal as the preparer would (the seed is any deal; the tests here are
     about attempts, not about the solver); returns its salt."""
     salt = f"salt-{day}"
-    await arena.storage.pool.execute(
+    await services.storage.pool.execute(
         "insert into daily_deals (variant, day, seed, candidate, salt, commitment, verdict, "
         "solution_length, solver_nodes, solver_ms) "
         "values ($1, $2, $3, 0, $4, $5, 'winnable', 100, 1, 1)",
@@ -101,12 +103,14 @@ async def deal(arena: Arena, day: date = DAY, variant: str = "klondike", seed: i
     return salt
 
 
-async def guest(arena: Arena, name: str = "Ada") -> Principal:
-    return await arena.storage.create_guest(name, "en")
+async def guest(services: Services, name: str = "Ada") -> Principal:
+    return await services.storage.create_guest(name, "en")
 
 
-async def daily_row(arena: Arena, game: int) -> asyncpg.Record:
-    row = await arena.storage.pool.fetchrow("select * from daily_entries where entry_id=$1", game)
+async def daily_row(services: Services, game: int) -> asyncpg.Record:
+    row = await services.storage.pool.fetchrow(
+        "select * from daily_entries where entry_id=$1", game
+    )
     assert row is not None
     return row
 
@@ -116,7 +120,7 @@ def first_legal(view: dict) -> str:  # type: ignore[type-arg]
 
 
 def test_daily_seed_test_vector():
-    # HMAC-SHA-256(key=32 zero bytes, "solitaire-arena daily klondike 2026-01-01 0"),
+    # HMAC-SHA-256(key=32 zero bytes, "solitaire-services daily klondike 2026-01-01 0"),
     # first 8 bytes big-endian: 6a07e3d31b76dee6
     assert daily_seed(bytes(32), "klondike", date(2026, 1, 1), 0) == 0x6A07E3D31B76DEE6
     assert daily_seed(bytes(32), "klondike", date(2026, 1, 1), 1) != daily_seed(
@@ -131,68 +135,72 @@ def test_daily_seed_test_vector():
 
 
 class TestFirstAttempt:
-    async def test_the_first_attempt_is_ranked_later_ones_are_practice(self, arena: Arena):
-        await deal(arena)
-        ada = await guest(arena)
-        first = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
-        second = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
+    async def test_the_first_attempt_is_ranked_later_ones_are_practice(self, services: Services):
+        await deal(services)
+        ada = await guest(services)
+        first = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
+        second = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
         assert (first.ranked, second.ranked) == (True, False)
         assert first.date == second.date == DAY.isoformat()
-        info = await arena.dailies.info(ada, p.DailyInfo(variant="klondike"))
+        info = await services.dailies.info(ada, p.DailyInfo(variant="klondike"))
         assert [(a.game, a.ranked) for a in info.attempts] == [
             (first.game, True),
             (second.game, False),
         ]
 
-    async def test_other_players_and_variants_have_their_own_first_attempt(self, arena: Arena):
-        await deal(arena)
-        await deal(arena, variant="yukon")
-        ada, bob = await guest(arena), await guest(arena, "Bob")
-        await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
-        assert (await arena.dailies.start(bob, p.DailyStart(variant="klondike"))).ranked
-        assert (await arena.dailies.start(ada, p.DailyStart(variant="yukon"))).ranked
+    async def test_other_players_and_variants_have_their_own_first_attempt(
+        self, services: Services
+    ):
+        await deal(services)
+        await deal(services, variant="yukon")
+        ada, bob = await guest(services), await guest(services, "Bob")
+        await services.dailies.start(ada, p.DailyStart(variant="klondike"))
+        assert (await services.dailies.start(bob, p.DailyStart(variant="klondike"))).ranked
+        assert (await services.dailies.start(ada, p.DailyStart(variant="yukon"))).ranked
 
-    async def test_simultaneous_first_attempts_rank_exactly_one(self, arena: Arena):
-        await deal(arena)
-        ada = await guest(arena)
+    async def test_simultaneous_first_attempts_rank_exactly_one(self, services: Services):
+        await deal(services)
+        ada = await guest(services)
         replies = await asyncio.gather(
-            *(arena.dailies.start(ada, p.DailyStart(variant="klondike")) for _ in range(6))
+            *(services.dailies.start(ada, p.DailyStart(variant="klondike")) for _ in range(6))
         )
         assert sorted(r.ranked for r in replies) == [False] * 5 + [True]
 
-    async def test_a_new_day_brings_a_new_ranked_attempt(self, arena: Arena, clock: Clock):
-        await deal(arena)
-        await deal(arena, DAY + timedelta(days=1), seed=43)
-        ada = await guest(arena)
-        await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
+    async def test_a_new_day_brings_a_new_ranked_attempt(self, services: Services, clock: Clock):
+        await deal(services)
+        await deal(services, DAY + timedelta(days=1), seed=43)
+        ada = await guest(services)
+        await services.dailies.start(ada, p.DailyStart(variant="klondike"))
         clock.ms = day_start_ms(DAY + timedelta(days=1))
-        reply = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
+        reply = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
         assert (reply.ranked, reply.date) == (True, (DAY + timedelta(days=1)).isoformat())
 
-    async def test_an_unknown_variant_is_refused(self, arena: Arena):
-        ada = await guest(arena)
+    async def test_an_unknown_variant_is_refused(self, services: Services):
+        ada = await guest(services)
         with pytest.raises(GameError) as caught:
-            await arena.dailies.start(ada, p.DailyStart(variant="russian"))
+            await services.dailies.start(ada, p.DailyStart(variant="russian"))
         assert caught.value.code == "invalid_options"
 
 
 class TestAttempt:
     async def test_moves_undos_and_hints_are_counted_as_the_engine_counts_them(
-        self, arena: Arena, clock: Clock
+        self, services: Services, clock: Clock
     ):
-        await deal(arena)
-        ada = await guest(arena)
-        start = await arena.dailies.start(ada, p.DailyStart(variant="klondike", guild_id="g1"))
+        await deal(services)
+        ada = await guest(services)
+        start = await services.dailies.start(ada, p.DailyStart(variant="klondike", guild_id="g1"))
         view = start.view
         for _ in range(3):
-            view = (await arena.move(ada, p.Move(game=start.game, text=first_legal(view)))).view
-        await arena.undo(ada, p.Undo(game=start.game))
-        await arena.hint(ada, p.Hint(game=start.game))
-        await arena.hint(ada, p.Hint(game=start.game))
+            view = (
+                await services.play.move(ada, p.Move(game=start.game, text=first_legal(view)))
+            ).view
+        await services.play.undo(ada, p.Undo(game=start.game))
+        await services.play.hint(ada, p.Hint(game=start.game))
+        await services.play.hint(ada, p.Hint(game=start.game))
         clock.ms += 95_000
-        await arena.resign(ada, p.Resign(game=start.game))
-        counters = (await arena.games.get(start.game)).game.counters
-        row = await daily_row(arena, start.game)
+        await services.play.resign(ada, p.Resign(game=start.game))
+        counters = (await services.games.get(start.game)).game.counters
+        row = await daily_row(services, start.game)
         assert row["status"] == "resigned"
         assert (row["moves"], row["undos"], row["hints"]) == (
             counters["moves"],
@@ -202,122 +210,126 @@ class TestAttempt:
         assert (row["moves"], row["undos"], row["hints"]) == (2, 1, 2)
         assert row["guild_id"] == "g1"
 
-    async def test_a_win_is_ranked_by_its_time_and_moves(self, arena: Arena, clock: Clock):
-        deal = await arena.dailies.deal("yukon", DAY)  # chosen and proven by the solver
-        ada, bob = await guest(arena), await guest(arena, "Bob")
-        start = await arena.dailies.start(ada, p.DailyStart(variant="yukon"))
-        await arena.dailies.start(bob, p.DailyStart(variant="yukon"))
+    async def test_a_win_is_ranked_by_its_time_and_moves(self, services: Services, clock: Clock):
+        deal = await services.dailies.deal("yukon", DAY)  # chosen and proven by the solver
+        ada, bob = await guest(services), await guest(services, "Bob")
+        start = await services.dailies.start(ada, p.DailyStart(variant="yukon"))
+        await services.dailies.start(bob, p.DailyStart(variant="yukon"))
         rules = engine.rules_for("yukon")
         solution = solve(rules, rules.deal(deal.seed), max_nodes=50_000, max_seconds=30.0)
         for move in solution.moves:
             clock.ms += 1_000
-            reply = await arena.move(ada, p.Move(game=start.game, text=move.notation()))
+            reply = await services.play.move(ada, p.Move(game=start.game, text=move.notation()))
         assert reply.view["status"] == "won"
-        row = await daily_row(arena, start.game)
+        row = await daily_row(services, start.game)
         assert (row["status"], row["time_ms"], row["moves"]) == (
             "won",
             1_000 * len(solution.moves),
             len(solution.moves),
         )
-        board = await arena.boards.daily_board(ada, p.DailyBoard(variant="yukon"))
+        board = await services.boards.daily_board(ada, p.DailyBoard(variant="yukon"))
         assert [(line.rank, line.name, line.status) for line in board.lines] == [
             (1, "Ada", "won"),
             (2, "Bob", "playing"),
         ]
         assert "seed" not in reply.view  # won, but the day is still open
 
-    async def test_an_attempt_counts_for_the_day_it_started(self, arena: Arena, clock: Clock):
-        await deal(arena)
-        await deal(arena, DAY + timedelta(days=1), seed=43)
-        ada = await guest(arena)
+    async def test_an_attempt_counts_for_the_day_it_started(self, services: Services, clock: Clock):
+        await deal(services)
+        await deal(services, DAY + timedelta(days=1), seed=43)
+        ada = await guest(services)
         clock.ms = day_start_ms(DAY + timedelta(days=1)) - 1  # 23:59:59.999 UTC
-        start = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
+        start = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
         assert start.date == DAY.isoformat()
         clock.ms += 20 * 60_000  # well into the next day
-        await arena.move(ada, p.Move(game=start.game, text=first_legal(start.view)))
-        await arena.resign(ada, p.Resign(game=start.game))
-        row = await daily_row(arena, start.game)
+        await services.play.move(ada, p.Move(game=start.game, text=first_legal(start.view)))
+        await services.play.resign(ada, p.Resign(game=start.game))
+        row = await daily_row(services, start.game)
         assert (row["day"], row["status"]) == (DAY, "resigned")
 
-    async def test_play_time_is_bounded(self, arena: Arena, clock: Clock):
-        await deal(arena)
-        ada = await guest(arena)
-        start = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
+    async def test_play_time_is_bounded(self, services: Services, clock: Clock):
+        await deal(services)
+        ada = await guest(services)
+        start = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
         assert start.deadline == clock.ms + LIMIT_MS
         clock.ms += LIMIT_MS + 1
         with pytest.raises(GameError) as caught:
-            await arena.move(ada, p.Move(game=start.game, text=first_legal(start.view)))
+            await services.play.move(ada, p.Move(game=start.game, text=first_legal(start.view)))
         assert caught.value.code == "time_up"
-        assert await arena.dailies.sweep(clock.ms) == 1
-        row = await daily_row(arena, start.game)
+        assert await services.dailies.sweep(clock.ms) == 1
+        row = await daily_row(services, start.game)
         assert (row["status"], row["time_ms"], row["moves"]) == ("out_of_time", LIMIT_MS, 0)
-        assert await arena.dailies.sweep(clock.ms) == 0
+        assert await services.dailies.sweep(clock.ms) == 0
 
-    async def test_the_seed_stays_secret_until_the_day_closes(self, arena: Arena, clock: Clock):
-        salt = await deal(arena)
-        ada = await guest(arena)
-        start = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
+    async def test_the_seed_stays_secret_until_the_day_closes(
+        self, services: Services, clock: Clock
+    ):
+        salt = await deal(services)
+        ada = await guest(services)
+        start = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
         assert "seed" not in start.view and "deal_code" not in start.view
-        await arena.resign(ada, p.Resign(game=start.game))
-        over = await arena.get_view(ada, p.GetView(game=start.game))
+        await services.play.resign(ada, p.Resign(game=start.game))
+        over = await services.play.get_view(ada, p.GetView(game=start.game))
         assert "seed" not in over.view  # the game is over, but the day is not
-        info = (await arena.dailies.info(ada, p.DailyInfo(variant="klondike"))).deal
+        info = (await services.dailies.info(ada, p.DailyInfo(variant="klondike"))).deal
         assert (info.seed, info.salt, info.closed) == (None, None, False)
         assert info.commitment == commitment(42, salt)
         assert info.closes_at == closes_at_ms(DAY, LIMIT_MS)
 
         clock.ms = closes_at_ms(DAY, LIMIT_MS)
         info = (
-            await arena.dailies.info(ada, p.DailyInfo(variant="klondike", date=DAY.isoformat()))
+            await services.dailies.info(ada, p.DailyInfo(variant="klondike", date=DAY.isoformat()))
         ).deal
         assert info.closed and info.seed == "42" and info.salt == salt
         expected = hashlib.sha256(f"{info.seed}:{info.salt}".encode()).hexdigest()
         assert info.commitment == expected
-        revealed = await arena.get_view(ada, p.GetView(game=start.game))
+        revealed = await services.play.get_view(ada, p.GetView(game=start.game))
         assert revealed.view["seed"] == 42
 
-    async def test_tomorrow_is_not_open_and_past_days_are_never_chosen_afresh(self, arena: Arena):
-        ada = await guest(arena)
+    async def test_tomorrow_is_not_open_and_past_days_are_never_chosen_afresh(
+        self, services: Services
+    ):
+        ada = await guest(services)
         tomorrow = (DAY + timedelta(days=1)).isoformat()
         with pytest.raises(DailyError) as caught:
-            await arena.dailies.info(ada, p.DailyInfo(variant="klondike", date=tomorrow))
+            await services.dailies.info(ada, p.DailyInfo(variant="klondike", date=tomorrow))
         assert caught.value.code == "day_not_open"
         with pytest.raises(NotFoundError):
-            await arena.dailies.info(ada, p.DailyInfo(variant="yukon", date="2020-01-01"))
+            await services.dailies.info(ada, p.DailyInfo(variant="yukon", date="2020-01-01"))
         with pytest.raises(GameError) as caught:
-            await arena.dailies.info(ada, p.DailyInfo(variant="yukon", date="2026-02-30"))
+            await services.dailies.info(ada, p.DailyInfo(variant="yukon", date="2026-02-30"))
         assert caught.value.code == "invalid_options"
-        assert await arena.storage.pool.fetchval("select count(*) from daily_deals") == 0
+        assert await services.storage.pool.fetchval("select count(*) from daily_deals") == 0
 
 
 class TestReplay:
     async def test_refused_while_the_deal_is_live_then_stepped_through(
-        self, arena: Arena, clock: Clock
+        self, services: Services, clock: Clock
     ):
-        await deal(arena)
-        ada, bob = await guest(arena), await guest(arena, "Bob")
-        start = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
+        await deal(services)
+        ada, bob = await guest(services), await guest(services, "Bob")
+        start = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
         played = []
         view = start.view
         for _ in range(2):
-            reply = await arena.move(ada, p.Move(game=start.game, text=first_legal(view)))
+            reply = await services.play.move(ada, p.Move(game=start.game, text=first_legal(view)))
             played += reply.played
             view = reply.view
-        await arena.resign(ada, p.Resign(game=start.game))
+        await services.play.resign(ada, p.Resign(game=start.game))
         for moment in (clock.ms, day_start_ms(DAY + timedelta(days=1)) + LIMIT_MS - 1):
             clock.ms = moment
             for who in (ada, bob):  # not even the player's own game
                 with pytest.raises(DailyError) as caught:
-                    await arena.boards.replay(who, p.GetReplay(game=start.game))
+                    await services.boards.replay(who, p.GetReplay(game=start.game))
                 assert caught.value.code == "deal_live"
 
         clock.ms = closes_at_ms(DAY, LIMIT_MS)
-        replay = await arena.boards.replay(bob, p.GetReplay(game=start.game, step=1))
+        replay = await services.boards.replay(bob, p.GetReplay(game=start.game, step=1))
         assert replay.actions == played
         assert (replay.seed, replay.date, replay.status) == ("42", DAY.isoformat(), "resigned")
         assert replay.view is not None and replay.view["counters"]["moves"] == 1
         with pytest.raises(GameError):
-            await arena.boards.replay(bob, p.GetReplay(game=start.game, step=3))
+            await services.boards.replay(bob, p.GetReplay(game=start.game, step=3))
 
     async def test_day_of_is_utc(self):
         assert day_of(day_start_ms(DAY)) == DAY
@@ -360,11 +372,11 @@ class TestDealChoice:
         self, database_url: str, clock: Clock
     ):
         past = DAY - timedelta(days=30)
-        async with running_arena(database_url, clock) as first:
+        async with running_services(database_url, clock) as first:
             ada = await guest(first)
             await first.dailies.deal("yukon", past)
             before = await first.dailies.info(ada, p.DailyInfo(variant="yukon", date=str(past)))
-        async with running_arena(database_url, clock) as second:
+        async with running_services(database_url, clock) as second:
             again = await second.dailies.info(ada, p.DailyInfo(variant="yukon", date=str(past)))
             assert again.deal == before.deal
             assert before.deal.closed and before.deal.seed is not None
@@ -376,9 +388,11 @@ class TestDealChoice:
             other = await second.dailies.deal("yukon", past - timedelta(days=1))
             assert str(other.seed) != before.deal.seed
 
-    async def test_tomorrows_deals_are_ready_before_tomorrow(self, arena: Arena, clock: Clock):
-        await arena.dailies.prepare_ahead(clock.ms)
-        rows = await arena.storage.pool.fetch(
+    async def test_tomorrows_deals_are_ready_before_tomorrow(
+        self, services: Services, clock: Clock
+    ):
+        await services.dailies.prepare_ahead(clock.ms)
+        rows = await services.storage.pool.fetch(
             "select variant, day, verdict, solution_length from daily_deals order by day, variant"
         )
         tomorrow = DAY + timedelta(days=1)
@@ -390,10 +404,12 @@ class TestDealChoice:
         ]
         assert all(r["verdict"] == "winnable" and r["solution_length"] > 0 for r in rows)
         clock.ms = day_start_ms(tomorrow)
-        ada = await guest(arena)
-        start = await arena.dailies.start(ada, p.DailyStart(variant="yukon"))
-        seed = await arena.storage.pool.fetchval("select seed from entries where id=$1", start.game)
-        stored = await arena.storage.pool.fetchval(
+        ada = await guest(services)
+        start = await services.dailies.start(ada, p.DailyStart(variant="yukon"))
+        seed = await services.storage.pool.fetchval(
+            "select seed from entries where id=$1", start.game
+        )
+        stored = await services.storage.pool.fetchval(
             "select seed from daily_deals where variant='yukon' and day=$1", tomorrow
         )
         assert seed == stored

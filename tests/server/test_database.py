@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import asyncpg
 import pytest
 
-from server.database import (
+from server.store.database import (
     DatabaseUnavailableError,
     locate_postgres,
     provide_database,
@@ -25,7 +25,7 @@ from server.database import (
     unique_database_name,
     with_database,
 )
-from server.storage import open_pool
+from server.store.storage import open_pool
 
 
 def _unanswered_url() -> str:

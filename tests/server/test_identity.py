@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from arena_client import SERVICE_TOKEN
@@ -83,7 +84,8 @@ async def test_service_client_acts_for_discord_users_in_their_locale(connect: An
     joined = await bot.ok("join_race", race=race["race"], act_as=bert)
     assert [p["name"] for p in joined["race"]["players"]] == ["Alice", "Bert"]
     lobby = await bot.event("lobby", race["race"], lambda e: len(e["event"]["players"]) == 2)
-    assert [p["user"] for p in lobby["event"]["players"]] == ["discord:111", "discord:222"]
+    # Events go to every watcher: they name players, never their Discord ids.
+    assert lobby["event"]["players"] == [{"id": 1, "name": "Alice"}, {"id": 2, "name": "Bert"}]
 
     reply = await bot.error("start_race", "not_creator", race=race["race"], act_as=bert)
     assert reply["message"] == "Nur wer das Rennen erstellt hat, kann es starten."
@@ -95,3 +97,24 @@ async def test_service_client_acts_for_discord_users_in_their_locale(connect: An
     await bot.error(
         "move", "forbidden", game=race["your_game"], text="d", act_as={"user": "guest:abc"}
     )
+
+
+async def test_where_a_race_was_opened_is_shown_only_to_its_players(connect: Any) -> None:
+    """Race ids can be enumerated: a stranger reads a race without its guild or context."""
+    bot = await connect(service_token=SERVICE_TOKEN)
+    alice = {"user": "discord:111", "name": "Alice"}
+    created = await bot.ok(
+        "create_race", variant="klondike", guild_id="987", context={"channel_id": "5"}, act_as=alice
+    )
+    race = created["race"]["race"]
+    stranger = await connect(name="Eve")
+    seen = (await stranger.ok("get_race", race=race))["race"]
+    assert seen["settings"]["guild_id"] is None and seen["settings"]["context"] is None
+    assert "discord:" not in json.dumps(seen)
+    other_user = {"user": "discord:333", "name": "Carl"}
+    through_bot = (await bot.ok("get_race", race=race, act_as=other_user))["race"]
+    assert through_bot["settings"]["guild_id"] is None
+    mine = (await bot.ok("get_race", race=race, act_as=alice))["race"]
+    assert mine["settings"]["guild_id"] == "987" and mine["settings"]["context"] == {
+        "channel_id": "5"
+    }

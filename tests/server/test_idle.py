@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
 
 
 @pytest.fixture

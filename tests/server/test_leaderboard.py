@@ -13,9 +13,10 @@ from datetime import UTC, date, datetime, timedelta
 import asyncpg
 import pytest
 
-from server.daily import day_start_ms
-from server.leaderboard import Board, Leaderboard, streaks
-from server.migrations import migrate
+from server.core.calendar import day_start_ms
+from server.services.leaderboard import Leaderboard, streaks
+from server.store.boards import Board
+from server.store.migrations import migrate
 
 DAY = date(2026, 3, 14)
 NOON = day_start_ms(DAY) + 12 * 3_600_000

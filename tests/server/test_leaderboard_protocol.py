@@ -7,7 +7,7 @@ from typing import Any
 
 import asyncpg
 
-from server.race import commitment
+from server.core.race import commitment
 
 
 async def store_todays_deal(database_url: str, variant: str = "klondike", seed: int = 77) -> str:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server.app import ArenaServer
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
+from server.transport.app import ArenaServer
 
 
 @pytest.fixture
@@ -120,8 +120,8 @@ async def test_shutdown_commits_pending_moves_and_closes_with_1001(
     again = ArenaServer(server_config, database_url)
     await again.start()
     try:
-        assert again.arena is not None
-        stored = await again.arena.storage.entry(game)
+        assert again.services is not None
+        stored = await again.services.storage.entry(game)
         assert stored is not None
         if acknowledged:
             assert stored.actions == ["d"]

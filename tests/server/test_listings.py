@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from arena_client import SERVICE_TOKEN
-from test_daily import LIMIT_MS, Clock, arena, clock, deal, guest  # noqa: F401 (fixtures)
+from test_daily import LIMIT_MS, Clock, clock, deal, guest, services  # noqa: F401 (fixtures)
 from test_leaderboard_protocol import store_todays_deal
 
 from server import protocol as p
-from server.arena import Arena
+from server.services.wiring import Services
 
 BOT_USER = {"user": "discord:80351110224678912", "name": "Ann", "locale": "en"}
 OTHER_USER = {"user": "discord:80351110224678913", "name": "Bob", "locale": "de"}
@@ -56,16 +56,16 @@ async def test_a_service_asks_for_the_user_it_acts_for(connect: Any) -> None:
 
 
 async def test_a_daily_game_whose_play_time_ran_out_is_not_listed(
-    arena: Arena,  # noqa: F811
+    services: Services,  # noqa: F811
     clock: Clock,  # noqa: F811
 ) -> None:
-    await deal(arena)
-    ada = await guest(arena)
-    start = await arena.dailies.start(ada, p.DailyStart(variant="klondike"))
-    listed = await arena.listings.my_games(ada, p.MyGames())
+    await deal(services)
+    ada = await guest(services)
+    start = await services.dailies.start(ada, p.DailyStart(variant="klondike"))
+    listed = await services.listings.my_games(ada, p.MyGames())
     assert [g.game for g in listed.games] == [start.game] and listed.games[0].date == "2026-03-14"
     clock.ms += LIMIT_MS + 1
-    assert (await arena.listings.my_games(ada, p.MyGames())).games == []
+    assert (await services.listings.my_games(ada, p.MyGames())).games == []
 
 
 async def test_open_races_by_guild_and_context(connect: Any) -> None:

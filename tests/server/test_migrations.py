@@ -8,7 +8,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from server.migrations import (
+from server.store.migrations import (
     ADVISORY_LOCK_KEY,
     MigrationError,
     apply_migrations,

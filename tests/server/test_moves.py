@@ -9,9 +9,10 @@ import pytest
 from arena_client import Client
 from websockets.asyncio.client import connect as ws_connect
 
-from server.app import ArenaServer
-from server.errors import UnavailableError
-from server.storage import _guarded
+from server.ops.config import ServerConfig
+from server.protocol.errors import UnavailableError
+from server.store.storage import _guarded
+from server.transport.app import ArenaServer
 
 
 async def test_unreadable_illegal_and_ambiguous_moves_change_nothing(connect: Any) -> None:
@@ -191,20 +192,22 @@ async def test_a_connection_whose_server_process_ended_reads_as_unavailable(
 
 
 async def test_a_practice_view_carries_its_clock_from_the_stored_game(
-    connect: Any, server: ArenaServer, database_url: str
+    server_config: ServerConfig, database_url: str
 ) -> None:
     """``started_at`` is the server's time at creation, kept by every view and by a replay."""
-    assert server.arena is not None
-    server.arena.clock = lambda: 1_773_490_500_000
-    ann = await connect(name="Ann")
-    created = await ann.ok("practice", variant="klondike", seed=5)
-    game = created["game"]
-    assert created["view"]["started_at"] == 1_773_490_500_000
-    assert "finished_at" not in created["view"]
-    server.arena.clock = lambda: 1_773_490_583_000
-    moved = await ann.ok("move", game=game, text="d")
-    assert moved["view"]["started_at"] == 1_773_490_500_000
-    async with ArenaServer(server.config, database_url) as other:  # rebuilt from the database
+    now = [1_773_490_500_000]
+    async with ArenaServer(server_config, database_url, clock=lambda: now[0]) as server:
+        ann = Client(await ws_connect(server.url, max_queue=None))
+        ann.welcome = await ann.ok("hello", name="Ann")
+        created = await ann.ok("practice", variant="klondike", seed=5)
+        game = created["game"]
+        assert created["view"]["started_at"] == 1_773_490_500_000
+        assert "finished_at" not in created["view"]
+        now[0] = 1_773_490_583_000
+        moved = await ann.ok("move", game=game, text="d")
+        assert moved["view"]["started_at"] == 1_773_490_500_000
+        await ann.close()
+    async with ArenaServer(server_config, database_url) as other:  # rebuilt from the database
         twin = Client(await ws_connect(other.url, max_queue=None))
         await twin.ok("hello", token=ann.welcome["token"])
         replayed = await twin.ok("get_view", game=game)

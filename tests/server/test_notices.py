@@ -1,4 +1,4 @@
-"""Change notices between server processes (server/commit.py, ``Notices``): the events
+"""Change notices between server processes (server/store/commit.py, ``Notices``): the events
 committed within ``NOTICE_SECONDS`` share one notice, and none is lost when no commit
 follows. Against a real PostgreSQL, listening as another server process does."""
 
@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 import asyncpg
 
-from server.commit import CHANNEL, NOTICE_SECONDS, EventRow, GroupCommitter, Notices
-from server.metrics import Metrics
-from server.migrations import migrate
+from server.ops.metrics import Metrics
+from server.store.commit import CHANNEL, NOTICE_SECONDS, EventRow, GroupCommitter, Notices
+from server.store.migrations import migrate
 
 
 def event(race: int, seq: int) -> EventRow:

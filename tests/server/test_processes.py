@@ -13,7 +13,8 @@ import pytest
 from server_process import free_port, open_client, server_process, wait_healthy
 from websockets.exceptions import ConnectionClosed
 
-from server.routing import Place, chosen_process
+from server.core.place import Place
+from server.transport.routing import chosen_process
 
 
 def test_a_race_address_leads_to_the_race_home() -> None:

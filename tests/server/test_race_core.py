@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from server import protocol as p
-from server.errors import RaceError
-from server.race import Race, RaceSettings, RaceState, commitment
+from server.core.race import (
+    Counters,
+    EntryLine,
+    Race,
+    RaceRecord,
+    RaceSettings,
+    RaceState,
+    commitment,
+)
+from server.protocol.errors import RaceError
 
 
 def make_race(**settings: object) -> Race:
@@ -124,3 +132,53 @@ class TestStates:
         with pytest.raises(RaceError) as caught:
             race.check_join(10)
         assert caught.value.code == "already_joined"
+
+
+class TestStoredForm:
+    """Only the race core changes a race's state and its racers' counters."""
+
+    def test_a_race_rebuilt_from_its_record_has_its_racers_and_their_progress(self) -> None:
+        settings = RaceSettings(variant="klondike", options={})
+        record = RaceRecord(
+            race_id=5,
+            creator_id=10,
+            settings=settings,
+            seed=99,
+            salt="ab",
+            state=RaceState.RUNNING,
+            starts_at=1_000,
+            ends_at=None,
+            end_reason=None,
+            entries=[
+                EntryLine(100, 10, "Ann", "guest:a", "won", finished_at=61_000),
+                EntryLine(200, 20, "Bob", "guest:b", "resigned", finished_at=None),
+                EntryLine(300, 30, "Cy", "guest:c", "playing", finished_at=None),
+            ],
+            last_seq=9,
+            version=3,
+        )
+        counters = {100: Counters(52, 120, 0), 200: Counters(8, 30, 0), 300: Counters(20, 77, 5)}
+        race = Race.from_record(record, counters, progress_interval_ms=250)
+        assert race.version == 3 and race.progress_interval_ms == 250
+        ann, bob, cy = (race.racers[player] for player in (10, 20, 30))
+        assert (ann.finished, ann.time_ms, ann.moves) == (True, 60_000, 120)
+        assert (bob.resigned, bob.foundation) == (True, 8)
+        assert (cy.done, cy.foundation, cy.moves, cy.score) == (False, 20, 77, 5)
+
+    def test_the_stored_state_is_compare_and_set_over_the_version_it_moves_on(self) -> None:
+        race = make_race(countdown_ms=0)
+        race.start(10, now=1_000)
+        first = race.stored_state()
+        second = race.stored_state()
+        assert (first.version, second.version, race.version) == (0, 1, 2)
+        assert (first.race_id, first.state, first.starts_at) == (1, RaceState.RUNNING, 1_000)
+
+    def test_progress_restored_from_the_store_leaves_a_finished_racer_alone(self) -> None:
+        race = make_race(countdown_ms=0)
+        race.start(10, now=1_000)
+        race.progress(10, foundation=52, moves=99, score=0, won=True, now=5_000)
+        race.progress(20, foundation=9, moves=40, score=0, won=False, now=5_000)
+        race.restore_progress(20, Counters(7, 38, 0))
+        race.restore_progress(10, Counters(0, 0, 0))
+        assert (race.racers[20].foundation, race.racers[20].moves) == (7, 38)
+        assert race.racers[10].moves == 99

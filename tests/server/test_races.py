@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 import engine
 from engine.cards import CODES
-from server.app import ArenaServer
+from server.transport.app import ArenaServer
 
 CARD = re.compile(r"^(10|[2-9AJQK])[cdhs]$")
 WINNABLE_KLONDIKE_SEED = 43  # following the engine's hints wins this deal
@@ -263,3 +263,38 @@ async def test_events_reach_watchers_connected_to_another_process(
         )
         assert seen["seq"] > progress["seq"]
         await bob.close()
+
+
+async def test_nobody_sees_a_card_of_the_deal_before_the_start(connect: Any) -> None:
+    """In the lobby and the countdown the board lies face down; at the start it turns up."""
+    ann = await connect(name="Ann")
+    race = (await ann.ok("create_race", variant="klondike", start="manual", countdown_s=0))["race"]
+    lobby = (await ann.ok("get_view", game=race["your_game"]))["view"]
+    assert all(column["up"] == [] for column in lobby["tableau"])
+    assert [column["down"] for column in lobby["tableau"]] == [1, 2, 3, 4, 5, 6, 7]
+    assert lobby["legal_moves"] == {} and lobby["waste"]["visible"] == []
+    assert "seed" not in lobby and "deal_code" not in lobby
+    await ann.error("check", "solver_help_disabled", game=race["your_game"])
+    await ann.error("move", "not_started", game=race["your_game"], text="d")
+    await ann.ok("start_race", race=race["race"])
+    started = (await ann.ok("get_view", game=race["your_game"]))["view"]
+    assert all(len(column["up"]) == 1 for column in started["tableau"])
+    assert started["legal_moves"]
+
+
+async def test_a_helped_race_tells_nothing_of_its_deal_before_the_start(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    race = await ann.ok(
+        "create_race", variant="yukon", start="manual", solver_help=True, allow_hints=True
+    )
+    race = race["race"]
+    await ann.error("check", "not_started", game=race["your_game"])
+    await ann.error("hint", "not_started", game=race["your_game"])
+
+
+async def test_only_a_race_dealt_by_the_server_without_the_solver_ranks(connect: Any) -> None:
+    ann = await connect(name="Ann")
+    dealt = (await ann.ok("create_race", variant="klondike"))["race"]["settings"]
+    chosen = (await ann.ok("create_race", variant="klondike", seed=1))["race"]["settings"]
+    helped = (await ann.ok("create_race", variant="yukon", solver_help=True))["race"]["settings"]
+    assert (dealt["ranked"], chosen["ranked"], helped["ranked"]) == (True, False, False)

@@ -10,7 +10,7 @@ import pytest
 from server_process import free_port, open_client, server_process, wait_healthy
 
 import engine
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 

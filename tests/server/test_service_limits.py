@@ -15,7 +15,7 @@ import pytest
 from arena_client import SERVICE_TOKEN, Client
 from websockets.exceptions import ConnectionClosed
 
-from server.config import ServerConfig
+from server.ops.config import ServerConfig
 
 ALICE = {"user": "discord:111", "name": "Alice"}
 BERT = {"user": "discord:222", "name": "Bert"}

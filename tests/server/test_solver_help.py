@@ -9,7 +9,7 @@ from typing import Any
 
 from solver_cases import LOST_LINE, LOST_SEED
 
-from server.solving import Budget, winnability
+from server.services.solving import Budget, winnability
 
 BUDGET = Budget(max_nodes=200_000, max_seconds=10.0)
 
@@ -45,7 +45,7 @@ async def test_a_lost_game_jumps_back_to_its_last_winnable_move(connect: Any, se
     assert again["duplicate"] is True  # a retransmission undoes nothing more
 
     # the undos are in the move log like any others: a replay reaches the same position
-    server.arena.games.forget(game)
+    server.services.games.forget(game)
     replayed = await ann.ok("get_view", game=game)
     assert replayed["view"]["tableau"] == back["view"]["tableau"]
     assert replayed["view"]["counters"]["undos"] == undone

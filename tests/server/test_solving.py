@@ -1,4 +1,4 @@
-"""The solver pool and its worker functions (server/solving.py), in real worker processes."""
+"""The solver pool and its worker functions (server/services/solving.py), in real processes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from solver_cases import LOST_LINE, LOST_SEED
 
 import engine
-from server.solving import (
+from server.services.solving import (
     Budget,
     SolverPool,
     find_winnable_seed,

@@ -1,0 +1,1 @@
+"""Operations: configuration, logs, metrics, and the ``solitaire`` command line."""

@@ -1,0 +1,135 @@
+"""The server's settings: defaults, then SOLITAIRE_* environment variables, then flags.
+
+Every limit lives here so an operator can tune it (docs/operations.md lists them).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from server.store.database import DEFAULT_DATA_DIR
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Settings of one server process."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    # Server processes behind the port (server/transport/processes.py); each race is served by
+    # the one that created it.
+    processes: int = 1
+    database_url: str | None = None
+    data_dir: Path = DEFAULT_DATA_DIR
+    # Service clients (the Discord bot) prove themselves with one of these tokens.
+    service_tokens: tuple[str, ...] = ()
+    # permessage-deflate: less bandwidth, more CPU per message (off by default).
+    compression: bool = False
+    # Largest inbound frame in bytes; bigger ones close the connection with 1009.
+    max_message_bytes: int = 16 * 1024
+    # Token bucket per connection: sustained messages per second and burst size. A
+    # service connection (the bot) has one such bucket per player it acts for instead.
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    # A service connection's bucket for all its players together: a generous cap.
+    service_rate_per_second: float = 2000.0
+    service_rate_burst: int = 4000
+    # Rejected messages in a row before the connection is closed with 1008.
+    flood_close_after: int = 50
+    # Seconds without any message before the server closes with 4000 "idle timeout".
+    idle_timeout: float = 600.0
+    # The same for service connections; None (the default) never closes them for idling:
+    # the bot's one connection stays open through its users' quiet hours.
+    service_idle_timeout: float | None = None
+    # WebSocket keepalive pings; no pong within ping_timeout closes with 1011.
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    # Progress events of a race are gathered and sent at most this often (ms); 0 sends
+    # one per change.
+    progress_interval_ms: int = 250
+    # Events a reconnecting client may catch up on before it gets the full state.
+    resume_window: int = 500
+    # Largest group commit, in writes.
+    max_commit_batch: int = 2000
+    # Group commits allowed in flight at once (each uses one pooled connection). One
+    # makes the largest batches: everything that arrives while a commit runs goes in
+    # the next, which costs PostgreSQL and this process the least per move. More pays
+    # off only where a commit waits long on the network rather than on the database.
+    commits_in_flight: int = 1
+    # Connections in the database pool.
+    pool_size: int = 8
+    # Games kept replayed in memory.
+    game_cache_size: int = 20_000
+    # Seconds to wait for pending commits and closing handshakes at shutdown.
+    shutdown_timeout: float = 10.0
+    # JSON logs (None: JSON unless stderr is a terminal).
+    log_json: bool | None = None
+    # Play time of a daily attempt, and whether this process prepares tomorrow's daily
+    # deals ahead (the solver runs in a worker process; server/services/daily.py).
+    daily_time_limit_s: int = 3600
+    daily_prepare_ahead: bool = True
+    # Worker processes of the solver pool (server/services/solving.py), shared by daily deals,
+    # races' winnable deals and practice games' solver help.
+    solver_workers: int = 1
+    # Seconds the server may search for a proven-winnable seed when it deals a race.
+    race_winnable_seconds: float = 3.0
+    # Seconds one solver hint, "still winnable?" check or jump-back search may take.
+    solver_help_seconds: float = 1.0
+
+    def with_overrides(self, **values: Any) -> ServerConfig:
+        """A copy with every non-None value applied."""
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+
+_ENV_TYPES = {
+    "port": int,
+    "processes": int,
+    "max_message_bytes": int,
+    "rate_per_second": float,
+    "rate_burst": int,
+    "service_rate_per_second": float,
+    "service_rate_burst": int,
+    "service_idle_timeout": float,
+    "flood_close_after": int,
+    "idle_timeout": float,
+    "ping_interval": float,
+    "ping_timeout": float,
+    "resume_window": int,
+    "progress_interval_ms": int,
+    "max_commit_batch": int,
+    "commits_in_flight": int,
+    "pool_size": int,
+    "game_cache_size": int,
+    "shutdown_timeout": float,
+    "daily_time_limit_s": int,
+    "solver_workers": int,
+    "race_winnable_seconds": float,
+    "solver_help_seconds": float,
+}
+
+
+def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
+    """Settings from ``SOLITAIRE_<NAME>`` variables (for example SOLITAIRE_RATE_BURST).
+
+    ``SOLITAIRE_SERVICE_TOKENS`` is a comma-separated list.
+    """
+    env = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    for item in fields(ServerConfig):
+        raw = env.get("SOLITAIRE_" + item.name.upper())
+        if raw is None or raw == "":
+            continue
+        if item.name == "service_tokens":
+            values[item.name] = tuple(t.strip() for t in raw.split(",") if t.strip())
+        elif item.name in _ENV_TYPES:
+            values[item.name] = _ENV_TYPES[item.name](raw)
+        elif item.name == "data_dir":
+            values[item.name] = Path(raw)
+        elif item.name in ("log_json", "compression", "daily_prepare_ahead"):
+            values[item.name] = raw.lower() in ("1", "true", "yes")
+        else:
+            values[item.name] = raw
+    return ServerConfig(**values)

@@ -1,0 +1,91 @@
+"""The ``solitaire serve`` subcommand: run the race server until SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import sys
+from collections.abc import Callable
+from typing import TypeAlias
+
+from server.ops.config import from_environment
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def add_serve_parser(
+    subparsers: Subparsers, add_database_options: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Add ``solitaire serve`` with its options to the command line."""
+    defaults = from_environment()
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the race server",
+        description="Run the WebSocket race server (with /healthz and /metrics on the same "
+        "port). Every limit can also be set by a SOLITAIRE_<NAME> environment variable.",
+    )
+    add_database_options(parser)
+    parser.add_argument("--host", default=defaults.host, help="address (default: %(default)s)")
+    parser.add_argument(
+        "--port", type=int, default=defaults.port, help="port (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        help="server processes behind the port, one per core (default: 1)",
+    )
+    parser.add_argument(
+        "--service-token",
+        action="append",
+        dest="service_tokens",
+        help="a token the Discord bot may authenticate with (repeatable; default: "
+        "$SOLITAIRE_SERVICE_TOKENS, comma-separated)",
+    )
+    parser.add_argument("--rate-per-second", type=float, help="messages per second per connection")
+    parser.add_argument("--rate-burst", type=int, help="burst of messages per connection")
+    parser.add_argument("--max-message-bytes", type=int, help="largest inbound frame")
+    parser.add_argument("--idle-timeout", type=float, help="seconds without a message before close")
+    parser.add_argument("--log-json", action="store_true", default=None, help="JSON logs always")
+    parser.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run the server until SIGTERM or SIGINT; 0 after a clean shutdown.
+
+    A port it cannot listen on is one line on stderr and status 1: the usual cause is a
+    server already running, which a traceback would only hide.
+    """
+    from server.transport.app import run, run_event_loop
+
+    config = from_environment().with_overrides(
+        host=args.host,
+        port=args.port,
+        processes=args.processes,
+        database_url=args.database_url,
+        data_dir=args.data_dir,
+        service_tokens=tuple(args.service_tokens) if args.service_tokens else None,
+        rate_per_second=args.rate_per_second,
+        rate_burst=args.rate_burst,
+        max_message_bytes=args.max_message_bytes,
+        idle_timeout=args.idle_timeout,
+        log_json=args.log_json,
+    )
+    try:
+        if config.processes > 1:
+            from server.transport.processes import serve_processes
+
+            return run_event_loop(serve_processes(config))
+        run_event_loop(run(config))
+    except OSError as error:
+        if error.errno not in UNUSABLE_ADDRESS:
+            raise
+        where = f"{config.host}:{config.port}"
+        taken = error.errno == errno.EADDRINUSE
+        reason = "the address is already in use" if taken else "no such address on this machine"
+        print(f"solitaire serve: cannot listen on {where}: {reason}", file=sys.stderr)
+        return 1
+    return 0
+
+
+# What binding the listening socket fails with: a port taken, or a host not ours.
+UNUSABLE_ADDRESS = frozenset({errno.EADDRINUSE, errno.EADDRNOTAVAIL})

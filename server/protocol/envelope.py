@@ -1,0 +1,97 @@
+"""The envelope every message of the wire protocol shares, the messages of a connection's
+own life (hello, welcome, error), and the parts several message families use (players,
+standings).
+
+Every family (races in ``races``, games in ``games``, boards and listings in ``boards``)
+builds on these definitions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from server.protocol.view import PlayerView
+
+RequestId = int | str | None
+Locale = Literal["en", "de"]
+
+PROTOCOL_VERSION = 1
+
+
+class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
+    """The envelope shared by every message: ``type`` (the tag) and ``id``."""
+
+    id: RequestId = None
+
+
+class ActAs(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The principal a service client acts for (only service clients may send it)."""
+
+    user: str
+    name: str | None = None
+    locale: Locale | None = None
+
+
+class Request(Message, forbid_unknown_fields=True):
+    """A client message; ``act_as`` names the Discord user a service client acts for."""
+
+    act_as: ActAs | None = None
+
+
+class PlayerInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A player as others may see them; ``user`` (``guest:…`` or ``discord:<id>``) only
+    to the player themselves (``welcome``) and to a service in its listings."""
+
+    id: int
+    name: str
+    user: str | None = None
+
+
+class Standing(msgspec.Struct, kw_only=True):
+    """A player's public progress in a race (never their cards)."""
+
+    player: int
+    name: str
+    foundation: int = 0
+    moves: int = 0
+    score: int = 0
+    finished: bool = False
+    resigned: bool = False
+    time_ms: int | None = None
+
+
+class Ranked(Standing, kw_only=True):
+    """A line of the final ranking."""
+
+    rank: int
+
+
+class Hello(Request, tag="hello", kw_only=True):
+    """First message of every connection: agree the version, say who you are."""
+
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = None
+    service_token: str | None = None
+    name: str | None = None
+    locale: Locale = "en"
+
+
+class Welcome(Message, tag="welcome", kw_only=True):
+    """Reply to hello: the agreed version, who you are, and a token to come back as."""
+
+    protocol: int
+    server_time: int
+    player: PlayerInfo | None = None
+    token: str | None = None
+    service: bool = False
+
+
+class ErrorMessage(Message, tag="error", kw_only=True):
+    """A request failed and changed nothing; ``code`` is stable, ``message`` human."""
+
+    code: str
+    message: str
+    details: dict[str, Any] = {}
+    view: PlayerView | None = None

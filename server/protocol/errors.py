@@ -1,0 +1,305 @@
+"""Errors the server reports to clients, each with a stable code.
+
+Every failure a client can cause ends up as one of these, is sent back as an
+``error`` message carrying ``code`` (stable, for programs) and ``message``
+(for people, English or German), and changes nothing on the server. Each class owns
+its codes and their texts (``messages``); raising a class with a code it does not own
+is a programming error (``ValueError``), and tests/server/test_errors.py holds this
+tree to the classes and to every code the server raises:
+
+    ArenaError                     one root; ``code`` is stable, ``details`` is data
+    │   internal
+    ├── ProtocolError              the message itself is wrong
+    │       bad_json, unknown_type, invalid_message, unsupported_version,
+    │       not_authenticated, already_authenticated, rate_limited
+    ├── IdentityError              who you are, or who you act for
+    │       bad_token, bad_service_token, forbidden
+    ├── NotFoundError              a race or game that does not exist
+    │       not_found
+    ├── RaceError                  the race does not allow it (``wrong_state`` names the state)
+    │       wrong_state, race_full, already_joined, not_in_race, not_creator,
+    │       not_started, undo_disabled, hints_disabled, solver_help_disabled
+    ├── GameError                  the game does not allow it
+    │       invalid_move, illegal_move, ambiguous_move, nothing_to_undo,
+    │       game_over, cannot_finish, invalid_options, time_up, not_lost,
+    │       no_winnable_move
+    ├── DailyError                 daily deals, leaderboards and replays
+    │       deal_not_ready, day_not_open, deal_live, race_not_finished
+    ├── ConflictError              another connection moved first
+    │       conflict
+    └── UnavailableError           the database did not answer
+            unavailable
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from server.protocol.view import PlayerView
+
+
+class ArenaError(Exception):
+    """Root of every error a client can be told about.
+
+    Attributes:
+        code: stable machine-readable code (one of the class's ``messages``).
+        details: data about the failure; also fills the message templates.
+    """
+
+    code = "internal"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "internal": (
+            "Something went wrong on the server; nothing was changed.",
+            "Auf dem Server ist etwas schiefgegangen; nichts wurde geändert.",
+        ),
+    }
+    request_id: int | str | None = None
+    view: PlayerView | None = None  # a fresh view, sent with ``conflict``
+
+    def __init__(self, code: str | None = None, **details: Any) -> None:
+        if code is not None:
+            self.code = code
+        if self.code not in self.messages:
+            raise ValueError(f"{type(self).__name__} has no code {self.code!r}")
+        self.details = details
+        super().__init__(self.message("en"))
+
+    def message(self, locale: str = "en") -> str:
+        """The human message in ``locale`` ("de" for German, anything else English)."""
+        english, german = self.messages[self.code]
+        template = german if locale == "de" else english
+        fields = {**self.details}
+        fields.setdefault("reason_de", fields.get("reason", ""))
+        try:
+            return template.format(**fields)
+        except (KeyError, IndexError, ValueError):
+            return english
+
+
+class ProtocolError(ArenaError):
+    """The message is malformed, unknown, too early, or too frequent."""
+
+    code = "invalid_message"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "bad_json": (
+            "The message is not valid JSON.",
+            "Die Nachricht ist kein gültiges JSON.",
+        ),
+        "unknown_type": (
+            "Unknown message type {type!r}.",
+            "Unbekannter Nachrichtentyp {type!r}.",
+        ),
+        "invalid_message": (
+            "Invalid message: {reason}",
+            "Ungültige Nachricht: {reason}",
+        ),
+        "unsupported_version": (
+            "Protocol version {version} is not supported; this server speaks {supported}.",
+            "Protokollversion {version} wird nicht unterstützt; dieser Server spricht {supported}.",
+        ),
+        "not_authenticated": (
+            "Send hello before anything else.",
+            "Sende zuerst hello.",
+        ),
+        "already_authenticated": (
+            "This connection has already said hello.",
+            "Diese Verbindung hat bereits hello gesendet.",
+        ),
+        "rate_limited": (
+            "Too many messages; slow down (limit {rate} per second).",
+            "Zu viele Nachrichten; bitte langsamer (höchstens {rate} pro Sekunde).",
+        ),
+    }
+
+
+class IdentityError(ArenaError):
+    """A token is wrong, or the sender may not act for the principal it names."""
+
+    code = "forbidden"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "bad_token": (
+            "The player token is not valid.",
+            "Das Spieler-Token ist ungültig.",
+        ),
+        "bad_service_token": (
+            "The service token is not valid.",
+            "Das Dienst-Token ist ungültig.",
+        ),
+        "forbidden": (
+            "{reason}",
+            "{reason_de}",
+        ),
+    }
+
+
+class NotFoundError(ArenaError):
+    """The race or game named does not exist."""
+
+    code = "not_found"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "not_found": (
+            "No {what} with id {ref}.",
+            "Kein(e) {what} mit der Kennung {ref}.",
+        ),
+    }
+
+
+class RaceError(ArenaError):
+    """The race's state or settings do not allow the request."""
+
+    code = "wrong_state"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "wrong_state": (
+            "The race is {state}; {action} is not possible now.",
+            "Das Rennen ist im Zustand {state}; {action} ist jetzt nicht möglich.",
+        ),
+        "race_full": (
+            "The race is full ({max_players} players).",
+            "Das Rennen ist voll ({max_players} Spieler).",
+        ),
+        "already_joined": (
+            "You are already in this race.",
+            "Du bist schon in diesem Rennen.",
+        ),
+        "not_in_race": (
+            "You are not in this race.",
+            "Du bist nicht in diesem Rennen.",
+        ),
+        "not_creator": (
+            "Only the creator of the race can start it.",
+            "Nur wer das Rennen erstellt hat, kann es starten.",
+        ),
+        "not_started": (
+            "The race has not started yet.",
+            "Das Rennen hat noch nicht begonnen.",
+        ),
+        "undo_disabled": (
+            "This race does not allow undo.",
+            "In diesem Rennen ist Rückgängig nicht erlaubt.",
+        ),
+        "hints_disabled": (
+            "This race does not allow hints.",
+            "In diesem Rennen sind Tipps nicht erlaubt.",
+        ),
+        "solver_help_disabled": (
+            "The solver's help is off here (it knows the face-down cards).",
+            "Die Hilfe des Lösers ist hier aus (er kennt die verdeckten Karten).",
+        ),
+    }
+
+
+class GameError(ArenaError):
+    """The game does not allow the request (illegal move, nothing to undo, …)."""
+
+    code = "illegal_move"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "invalid_move": (
+            "{reason}",
+            "{reason_de}",
+        ),
+        "illegal_move": (
+            "{reason}",
+            "{reason_de}",
+        ),
+        "ambiguous_move": (
+            "{reason}",
+            "{reason_de}",
+        ),
+        "nothing_to_undo": (
+            "There is no move to undo.",
+            "Es gibt keinen Zug zum Zurücknehmen.",
+        ),
+        "game_over": (
+            "This game is over.",
+            "Dieses Spiel ist beendet.",
+        ),
+        "cannot_finish": (
+            "The game cannot be finished automatically yet.",
+            "Das Spiel kann noch nicht automatisch beendet werden.",
+        ),
+        "invalid_options": (
+            "{reason}",
+            "{reason}",
+        ),
+        "time_up": (
+            "The time for this game is up.",
+            "Die Zeit für dieses Spiel ist abgelaufen.",
+        ),
+        "not_lost": (
+            "The game is not proven lost (the solver says: {verdict}).",
+            "Das Spiel ist nicht als verloren erwiesen (der Löser sagt: {verdict}).",
+        ),
+        "no_winnable_move": (
+            "The solver proves no earlier position of this game winnable.",
+            "Der Löser beweist keine frühere Stellung dieses Spiels als gewinnbar.",
+        ),
+    }
+
+
+class DailyError(ArenaError):
+    """A daily deal, leaderboard or replay cannot be given now."""
+
+    code = "deal_not_ready"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "deal_not_ready": (
+            "The daily deal of {variant} for {day} is not ready; try again shortly.",
+            "Das Tagesspiel {variant} für {day} ist noch nicht bereit; "
+            "versuche es gleich noch einmal.",
+        ),
+        "day_not_open": (
+            "The daily deals of {day} are not open yet.",
+            "Die Tagesspiele vom {day} sind noch nicht freigegeben.",
+        ),
+        "deal_live": (
+            "This deal can still be played; its replay opens once nobody can play it any more "
+            "(a race at its end, a daily deal when its day closes).",
+            "Dieses Spiel kann noch gespielt werden; die Wiederholung gibt es, sobald niemand "
+            "mehr daran spielen kann (ein Rennen an seinem Ende, ein Tagesspiel nach "
+            "Tagesschluss).",
+        ),
+        "race_not_finished": (
+            "Race {race} is not finished yet.",
+            "Das Rennen {race} ist noch nicht beendet.",
+        ),
+    }
+
+
+class ConflictError(ArenaError):
+    """Another connection of the same player moved first (the move log key decided)."""
+
+    code = "conflict"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "conflict": (
+            "Another connection moved in this game first; here is the current position.",
+            "Eine andere Verbindung hat in diesem Spiel zuerst gezogen; hier ist die aktuelle "
+            "Stellung.",
+        ),
+    }
+
+
+class UnavailableError(ArenaError):
+    """The database did not answer; nothing was changed."""
+
+    code = "unavailable"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "unavailable": (
+            "The server cannot reach its database right now; nothing was changed.",
+            "Der Server erreicht seine Datenbank gerade nicht; nichts wurde geändert.",
+        ),
+    }
+
+
+def forbidden(reason: str, reason_de: str) -> IdentityError:
+    """A ``forbidden`` error with its English and German reason."""
+    return IdentityError("forbidden", reason=reason, reason_de=reason_de)
+
+
+def _every_message() -> dict[str, tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = dict(ArenaError.messages)
+    for cls in ArenaError.__subclasses__():
+        found.update(cls.messages)
+    return found
+
+
+MESSAGES: dict[str, tuple[str, str]] = _every_message()
+"""Every code the server can send, with its English and German text."""

@@ -1,0 +1,405 @@
+"""The race service: races created, joined, left, started, followed and clocked.
+
+Each request takes the race's room lock, asks the race core (server/core/race.py) what
+changes, commits the events with the rows they imply through the group commit, and only
+then sends the events to the race's watchers and replies. Nothing is acknowledged before
+it is committed; a failed write marks the room stale, and it is rebuilt from the
+database (the truth) before it is used again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import msgspec
+import structlog
+
+from server import protocol as p
+from server.core.identity import Principal
+from server.core.place import Place
+from server.core.race import Race, RaceSettings, RaceState, check_limits, commitment
+from server.core.session import SEED_LIMIT, MoveRow, check_game_settings
+from server.ops.config import ServerConfig
+from server.protocol.errors import ArenaError, NotFoundError, RaceError
+from server.services.games import GameCache
+from server.services.rooms import RaceRoom
+from server.services.solving import SolverPool, winnable_race_seed
+from server.services.subscriber import Subscriber
+from server.store import writes
+from server.store.commit import GroupCommitter
+from server.store.storage import Storage, to_ms
+from server.store.writes import Statement
+
+log = structlog.get_logger(__name__)
+
+# Events that set a race's clock (run_clock looks again), and those that change its
+# stored state (a row of ``races`` to update). Every move of a race passes these tests.
+_CLOCK_EVENTS = (p.CountdownEvent, p.StartEvent)
+_STATE_EVENTS = (p.CountdownEvent, p.StartEvent, p.EndEvent)
+
+
+class RaceService:
+    """Every race this process serves, in its room."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        committer: GroupCommitter,
+        games: GameCache,
+        solver: SolverPool,
+        config: ServerConfig,
+        clock: Callable[[], int],
+        place: Place,
+    ) -> None:
+        self.storage = storage
+        self.committer = committer
+        self.games = games
+        self.solver = solver
+        self.config = config
+        self.clock = clock
+        self.place = place
+        self.rooms: dict[int, RaceRoom] = {}
+        self._watching: dict[Subscriber, set[int]] = {}
+        self._deadlines_changed = asyncio.Event()
+
+    # ------------------------------------------------------------ rooms
+
+    async def room(self, race_id: int) -> RaceRoom:
+        """The race's room, rebuilt from the database when this process has none.
+
+        Raises:
+            NotFoundError: no such race.
+        """
+        room = self.rooms.get(race_id)
+        if room is not None and not room.stale:
+            return room
+        stale = room
+        record = await self.storage.race(race_id)
+        if record is None:
+            raise NotFoundError(what="race", ref=race_id)
+        if stale is not None:
+            # Games of this race cached here may be behind too (played through another
+            # process): replay them from the move log, unless a move is in hand.
+            for entry in record.entries:
+                cached = self.games.peek(entry.game_id)
+                if cached is not None and not cached.lock.locked():
+                    self.games.forget(entry.game_id)
+        counters = {e.game_id: (await self.games.get(e.game_id)).counters for e in record.entries}
+        race = Race.from_record(record, counters, self.config.progress_interval_ms)
+        room = RaceRoom(race, seq=record.last_seq, sent=record.last_seq)
+        current = self.rooms.get(race_id)
+        if current is not None and not current.stale:
+            return current  # another request rebuilt it meanwhile
+        if stale is not None:
+            room.watchers |= stale.watchers
+        self.rooms[race_id] = room
+        self._deadlines_changed.set()
+        return room
+
+    async def current_room(self, race_id: int) -> RaceRoom:
+        """The race's room, without an await when it is here and current (every move)."""
+        room = self.rooms.get(race_id)
+        if room is None or room.stale:
+            room = await self.room(race_id)
+        return room
+
+    async def resume_open_races(self) -> int:
+        """Load every unfinished race at home here after a start, so its clock runs again."""
+        race_ids = [r for r in await self.storage.open_races() if self.place.owns(r)]
+        for race_id in race_ids:
+            await self.room(race_id)
+        return len(race_ids)
+
+    async def publish(
+        self,
+        room: RaceRoom,
+        events: list[p.RaceEvent],
+        now: int,
+        statements: Sequence[Statement] = (),
+        moves: Sequence[MoveRow] = (),
+    ) -> None:
+        """Commit the events (with any rows and statements), then push them to watchers."""
+        messages, rows = room.number(events, now)
+        if events:
+            statements = [*statements, *self._race_statements(room, events)]
+        try:
+            await self.committer.submit(moves, rows, statements)
+        except ArenaError:
+            # The race in memory may now be ahead of the database: rebuild it from there.
+            room.stale = room.failed = True
+            self._deadlines_changed.set()
+            raise
+        if messages:
+            room.send(messages)
+            if any(isinstance(e, _CLOCK_EVENTS) for e in events):
+                self._deadlines_changed.set()
+
+    def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
+        race = room.race
+        statements: list[Statement] = []
+        if any(isinstance(e, _STATE_EVENTS) for e in events):
+            statements.append(writes.race_state(race.stored_state()))
+        for event in events:
+            if isinstance(event, p.EndEvent):
+                for line in event.ranking:
+                    game_id = race.racers[line.player].game_id
+                    statements.append(writes.result(race.race_id, game_id, line))
+        return statements
+
+    def watch(self, room: RaceRoom, subscriber: Subscriber | None) -> None:
+        """Send this subscriber the race's events from now on."""
+        if subscriber is not None:
+            room.watchers.add(subscriber)
+            self._watching.setdefault(subscriber, set()).add(room.race_id)
+
+    def unwatch(self, subscriber: Subscriber) -> None:
+        """Forget a subscriber whose connection closed."""
+        for race_id in self._watching.pop(subscriber, ()):
+            room = self.rooms.get(race_id)
+            if room is not None:
+                room.watchers.discard(subscriber)
+
+    def reply(self, room: RaceRoom, player_id: int, request_id: p.RequestId) -> p.RaceReply:
+        """The race's full state as ``player_id`` may see it."""
+        info = room.race.info(room.sent, player_id)
+        return p.RaceReply(id=request_id, race=info, server_time=self.clock())
+
+    # ------------------------------------------------------------ requests
+
+    async def create(
+        self, who: Principal, message: p.CreateRace, subscriber: Subscriber | None
+    ) -> p.RaceReply:
+        """Create a race (and join it), publishing the commitment to its seed."""
+        check_game_settings(message.variant, message.options, message.seed)
+        check_limits(message)
+        settings = RaceSettings(
+            variant=message.variant,
+            options=dict(message.options),
+            max_players=message.max_players,
+            start_mode=message.start,
+            countdown_ms=message.countdown_s * 1000,
+            time_limit_ms=None if message.time_limit_s is None else message.time_limit_s * 1000,
+            allow_undo=message.allow_undo,
+            allow_hints=message.allow_hints,
+            guild_id=message.guild_id,
+            context=message.context,
+            require_winnable=message.require_winnable,
+            solver_help=message.solver_help,
+        )
+        seed, winnable = message.seed, False
+        if seed is None and message.require_winnable:
+            seed, winnable = await winnable_race_seed(
+                self.solver, message.variant, message.options, self.config.race_winnable_seconds
+            )
+        elif seed is None:
+            seed = secrets.randbelow(SEED_LIMIT)
+        settings = replace(
+            settings,
+            winnable="proven" if winnable else "unproven",
+            ranked=message.seed is None and not message.solver_help,
+        )
+        salt = secrets.token_hex(16)
+        race_id = await self.storage.create_race(
+            who.player_id, settings, seed, salt, commitment(seed, salt), self.place
+        )
+        race = Race(
+            race_id,
+            who.player_id,
+            settings,
+            seed,
+            salt,
+            progress_interval_ms=self.config.progress_interval_ms,
+        )
+        room = self.rooms.setdefault(race_id, RaceRoom(race))
+        self.watch(room, subscriber)
+        async with room.lock:
+            now = self.clock()
+            events: list[p.RaceEvent] = []
+            if message.join:
+                events += await self._enter(room, who)
+            events += race.open(now)
+            await self.publish(room, events, now)
+        log.info("race_created", race=race_id, variant=settings.variant)
+        return self.reply(room, who.player_id, message.id)
+
+    async def _enter(self, room: RaceRoom, who: Principal) -> list[p.RaceEvent]:
+        race = room.race
+        race.check_join(who.player_id)
+        now = self.clock()
+        game_id = await self.storage.create_entry(
+            race_id=race.race_id,
+            player_id=who.player_id,
+            variant=race.settings.variant,
+            options=race.settings.options,
+            seed=race.seed,
+            seed_public=False,
+            guild_id=race.settings.guild_id,
+            created_at=now,
+        )
+        self.games.start(
+            game_id,
+            race_id=race.race_id,
+            player_id=who.player_id,
+            variant=race.settings.variant,
+            seed=race.seed,
+            options=race.settings.options,
+            seed_public=False,
+            started_at=now,
+        )
+        return race.join(who.player_id, who.name, who.user, game_id)
+
+    async def join(
+        self, who: Principal, message: p.JoinRace, subscriber: Subscriber | None
+    ) -> p.RaceReply:
+        """Join a race's lobby (or a race that started "now")."""
+        room = await self.room(message.race)
+        async with room.lock:
+            events = await self._enter(room, who)
+            await self.publish(room, events, self.clock())
+        self.watch(room, subscriber)
+        return self.reply(room, who.player_id, message.id)
+
+    async def leave(self, who: Principal, message: p.LeaveRace) -> p.RaceReply:
+        """Leave a lobby, or resign from a running race."""
+        room = await self.room(message.race)
+        async with room.lock:
+            racer = room.race.racers.get(who.player_id)
+            if racer is None:
+                raise RaceError("not_in_race")
+            now = self.clock()
+            running = room.race.state is RaceState.RUNNING
+            was_done = racer.done
+            events = room.race.leave(who.player_id, now)
+            if running and was_done:
+                pass  # a finished (or resigned) player leaving changes nothing
+            elif running:
+                live = await self.games.get(racer.game_id)
+                async with live.lock:
+                    statement = writes.entry_status(racer.game_id, "resigned", None)
+                    await self.publish(room, events, now, [statement])
+                    live.resigned()
+                self.games.retire(live)
+            else:
+                statement = writes.entry_status(racer.game_id, "left", None)
+                await self.publish(room, events, now, [statement])
+        return self.reply(room, who.player_id, message.id)
+
+    async def start(self, who: Principal, message: p.StartRace) -> p.RaceReply:
+        """The creator starts the race."""
+        room = await self.room(message.race)
+        async with room.lock:
+            now = self.clock()
+            events = room.race.start(who.player_id, now)
+            await self.publish(room, events, now)
+        return self.reply(room, who.player_id, message.id)
+
+    async def get(
+        self, who: Principal, message: p.GetRace, subscriber: Subscriber | None
+    ) -> p.RaceReply:
+        """A race's full state; the subscriber watches it from now on."""
+        room = await self.room(message.race)
+        self.watch(room, subscriber)
+        return self.reply(room, who.player_id, message.id)
+
+    async def resume(
+        self, who: Principal, message: p.Resume, subscriber: Subscriber | None
+    ) -> p.EventsReply | p.RaceReply:
+        """The events after ``last_seq`` if they are few enough, else the full state."""
+        room = await self.room(message.race)
+        self.watch(room, subscriber)
+        window = self.config.resume_window
+        # Only events already sent are certainly stored without gaps (commits overlap).
+        if message.last_seq < 0 or message.last_seq > room.sent:
+            return self.reply(room, who.player_id, message.id)
+        if room.sent - message.last_seq > window:
+            return self.reply(room, who.player_id, message.id)
+        sent = room.sent
+        rows = await self.storage.events_after(room.race_id, message.last_seq, window + 1)
+        events = _stored_events(room.race_id, [row for row in rows if row["seq"] <= sent])
+        return p.EventsReply(id=message.id, race=room.race_id, events=events)
+
+    # ------------------------------------------------------------ other processes, the clock
+
+    async def catch_up(self, race_id: int, seq: int) -> None:
+        """Another process stored events of a race up to ``seq``: send them on here.
+
+        This process's copy of the race is behind from then on, so it is marked
+        stale and rebuilt from the database before it is used again.
+        """
+        room = self.rooms.get(race_id)
+        if room is None or seq <= room.sent:
+            return
+        rows = await self.storage.events_after(race_id, room.sent, seq - room.sent)
+        room.send(_stored_events(race_id, rows))
+        room.seq = max(room.seq, room.sent)
+        room.stale = True
+
+    async def run_clock(self) -> None:
+        """Start counted-down races, send gathered progress, end races out of time.
+
+        Due races are ticked together, so their events share one group commit.
+        Finished races leave memory a minute after their end (``room`` reloads them).
+        """
+        longest = max(0.02, min(1.0, self.config.progress_interval_ms / 2000))
+        while True:
+            now = self.clock()
+            due: list[RaceRoom] = []
+            upcoming: list[int] = []
+            for race_id, room in list(self.rooms.items()):
+                due_at = room.race.deadline()
+                if room.stale and (room.failed or (due_at is not None and due_at <= now)):
+                    # Rebuilt only when a failed write left it behind, or when its clock
+                    # is due: another process's events alone need no replay here.
+                    with contextlib.suppress(ArenaError):
+                        room = await self.room(race_id)
+                    if room.stale:
+                        continue  # the database is still away; try again next pass
+                deadline = room.race.deadline()
+                if deadline is None:
+                    ended = room.race.ends_at
+                    if room.race.state is RaceState.FINISHED and ended and now - ended > 60_000:
+                        del self.rooms[race_id]
+                elif deadline <= now:
+                    due.append(room)
+                else:
+                    upcoming.append(deadline)
+            if due:
+                async with asyncio.TaskGroup() as group:
+                    for room in due:
+                        group.create_task(self._tick(room))
+                await asyncio.sleep(0.005)  # no busy loop if a tick keeps failing
+                continue
+            # Progress that becomes due later is looked at within half an interval.
+            wait = min([longest, *((d - now) / 1000 for d in upcoming)])
+            self._deadlines_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._deadlines_changed.wait(), max(0.0, wait))
+
+    async def _tick(self, room: RaceRoom) -> None:
+        async with room.lock:
+            now = self.clock()
+            events = room.race.tick(now)
+            if not events:
+                return
+            try:
+                await self.publish(room, events, now)
+            except ArenaError as err:
+                log.error("race_tick_failed", race=room.race_id, error=err.code)
+
+
+def _stored_events(race_id: int, rows: list[Any]) -> list[p.Event]:
+    """Stored event rows as the messages they were sent as."""
+    return [
+        p.Event(
+            race=race_id,
+            seq=row["seq"],
+            time=to_ms(row["at"]) or 0,
+            event=msgspec.json.decode(row["body"], type=p.RaceEvent),
+        )
+        for row in rows
+    ]

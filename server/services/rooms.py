@@ -1,0 +1,68 @@
+"""A race in this process: its numbered events and who is watching.
+
+The race core (``server.core.race``) returns events; a room numbers them with the
+race's sequence, turns them into rows for the group commit, and once they are
+committed sends them to every watcher. Events are sent only after they are
+stored, so a reconnecting client can always catch up from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import msgspec
+
+from server import protocol as p
+from server.core.race import Race
+from server.services.subscriber import Subscriber
+from server.store.commit import EventRow
+
+_encoder = msgspec.json.Encoder()
+
+
+@dataclass
+class RaceRoom:
+    """One race in this process: the core, the event sequence, the watchers."""
+
+    race: Race
+    seq: int = 0  # the last number given to an event
+    sent: int = 0  # the last event committed and sent (numbers up to it are stored)
+    # Behind the database (another process changed the race, or a write failed):
+    # rebuilt from the database before it is used again.
+    stale: bool = False
+    failed: bool = False  # stale because a write of ours failed
+    watchers: set[Subscriber] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def race_id(self) -> int:
+        """The race's id."""
+        return self.race.race_id
+
+    def number(self, events: list[p.RaceEvent], now: int) -> tuple[list[p.Event], list[EventRow]]:
+        """Give each event the race's next sequence number; return messages and rows."""
+        messages: list[p.Event] = []
+        rows: list[EventRow] = []
+        for event in events:
+            self.seq += 1
+            message = p.Event(race=self.race_id, seq=self.seq, time=now, event=event)
+            messages.append(message)
+            body = _encoder.encode(event).decode()
+            kind = type(event).__struct_config__.tag
+            at = datetime.fromtimestamp(now / 1000, tz=UTC)
+            rows.append(EventRow(self.race_id, self.seq, str(kind), body, at))
+        return messages, rows
+
+    def send(self, messages: list[p.Event]) -> None:
+        """Push committed events to every watcher (without waiting for slow ones)."""
+        if not messages:
+            return
+        self.sent = max(self.sent, messages[-1].seq)
+        if not self.watchers:
+            return
+        for message in messages:
+            frame = p.encode(message)  # encoded once, the same bytes to every watcher
+            for watcher in self.watchers:
+                watcher.send(frame)

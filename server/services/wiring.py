@@ -1,0 +1,90 @@
+"""Every service of a server process, built and wired together in one place at startup.
+
+Tests and benchmarks build the same set (``build_services``) over a database of their
+own, so what they exercise is wired exactly as the server is.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from server.core.place import ALONE, Place
+from server.ops.config import ServerConfig
+from server.ops.metrics import Metrics
+from server.services.daily import Dailies
+from server.services.games import GameCache
+from server.services.leaderboard import Leaderboard
+from server.services.listings import Listings
+from server.services.play import GameService
+from server.services.races import RaceService
+from server.services.solving import SolverHelp, SolverPool
+from server.services.winnability import WinnabilityWatch
+from server.store.boards import BoardStore
+from server.store.commit import GroupCommitter
+from server.store.daily import DailyStore
+from server.store.listings import ListingStore
+from server.store.storage import Storage
+
+
+def now_ms() -> int:
+    """Server time: milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass
+class Services:
+    """The services of one server process, and the parts they share."""
+
+    storage: Storage
+    committer: GroupCommitter
+    metrics: Metrics
+    clock: Callable[[], int]
+    games: GameCache
+    solver: SolverPool
+    solver_help: SolverHelp
+    winnability: WinnabilityWatch
+    races: RaceService
+    play: GameService
+    dailies: Dailies
+    boards: Leaderboard
+    listings: Listings
+
+    def close(self) -> None:
+        """Stop the solver's worker processes."""
+        self.solver.close()
+
+
+def build_services(
+    storage: Storage,
+    committer: GroupCommitter,
+    metrics: Metrics,
+    config: ServerConfig,
+    clock: Callable[[], int] = now_ms,
+    place: Place = ALONE,
+) -> Services:
+    """Build every service of a process over one store, committer and solver pool."""
+    games = GameCache(storage, config.game_cache_size)
+    solver = SolverPool(config.solver_workers)
+    solver_help = SolverHelp(solver, config.solver_help_seconds)
+    winnability = WinnabilityWatch(solver_help)
+    races = RaceService(storage, committer, games, solver, config, clock, place)
+    play = GameService(storage, committer, games, races, solver_help, winnability, metrics, clock)
+    daily_limit_ms = config.daily_time_limit_s * 1000
+    dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
+    return Services(
+        storage=storage,
+        committer=committer,
+        metrics=metrics,
+        clock=clock,
+        games=games,
+        solver=solver,
+        solver_help=solver_help,
+        winnability=winnability,
+        races=races,
+        play=play,
+        dailies=dailies,
+        boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms),
+        listings=Listings(ListingStore(storage.pool), clock),
+    )

@@ -1,0 +1,471 @@
+"""The boards' read queries: daily boards, "around me", a player's figures, race history,
+race results, replays and the all-time totals.
+
+The queries are tuned for their indexes (docs/performance.md; bench/leaderboard.py and
+bench/all_time.py print their plans): a daily board's order lives in two generated
+columns of ``daily_entries`` (sql/0020_daily.sql), so a page, a rank and "around me"
+are each one range of the index ``daily_entries_board`` (or ``…_board_guild`` for one
+guild), and ranks come from the index alone (an index-only scan up to the page's end);
+only the page's own lines are read from the table. The rules (which board, how pages
+are counted, streaks, who may see a replay) are the services' (server/services/
+leaderboard.py, server/services/all_time.py); this module reads, returns typed records
+and turns a lost database into ``UnavailableError``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import asyncpg
+
+from server import protocol as p
+from server.store.storage import _guarded, to_ms
+
+# The attempts of one board: the SQL fragment and its parameters after $1 variant, $2 day.
+_SCOPES = {
+    (True, False): "d.ranked",
+    (True, True): "d.ranked and d.guild_id = $3",
+    (False, False): "not d.ranked",
+    (False, True): "not d.ranked and d.guild_id = $3",
+}
+
+_LINE = """
+with {ctes}ranked as (
+    select d.entry_id, d.board_time_ms, d.board_moves,
+           rank() over (order by d.board_time_ms, d.board_moves) as rank
+    from daily_entries d
+    where d.variant = $1 and d.day = $2 and {scope}
+    order by d.board_time_ms, d.board_moves, d.entry_id
+    limit {limit} offset {offset}
+)
+select r.rank, a.player_id, pl.display_name, a.entry_id, a.status, a.time_ms, a.moves,
+       a.undos, a.hints, a.guild_id{extra}
+from ranked r
+join daily_entries a on a.entry_id = r.entry_id
+join players pl on pl.id = a.player_id
+order by r.board_time_ms, r.board_moves, r.entry_id
+"""
+
+
+# A player's all-time figures per variant: ranked dailies that are over, and races.
+STATS_SQL = """
+with games as (
+    select d.variant, d.status = 'won' as won, d.time_ms, d.moves
+    from daily_entries d
+    where d.player_id = $1 and d.ranked and d.status <> 'playing'
+    union all
+    select e.variant, r.finished, r.time_ms, r.moves
+    from results r join entries e on e.id = r.entry_id
+    where r.player_id = $1 and r.race_id is not null
+)
+select variant, count(*) as games, count(*) filter (where won) as wins,
+       min(time_ms) filter (where won) as best_time_ms,
+       min(moves) filter (where won) as fewest_moves,
+       round(avg(time_ms) filter (where won))::bigint as average_win_time_ms
+from games
+where $2::text is null or variant = $2
+group by variant order by variant
+"""
+
+# The days a player won their ranked daily, for the streaks.
+WON_DAYS_SQL = """
+select d.variant, d.day from daily_entries d
+where d.player_id = $1 and d.ranked and d.status = 'won'
+  and ($2::text is null or d.variant = $2)
+"""
+
+# The games of an all-time board (the index ranges of daily_entries_all_time and
+# entries_race_variant, sql/0030_all_time.sql), totalled per player: $1 variant,
+# $2 guild or null.
+TOTALS_SQL = """
+with games as (
+    select d.player_id, d.status = 'won' as won, d.time_ms
+    from daily_entries d
+    where d.variant = $1 and d.ranked and d.status <> 'playing'
+      and ($2::text is null or d.guild_id = $2)
+    union all
+    select r.player_id, r.finished, r.time_ms
+    from entries e join results r on r.entry_id = e.id
+    where e.variant = $1 and e.race_id is not null
+      and ($2::text is null or e.guild_id = $2)
+)
+select player_id, count(*) as games, count(*) filter (where won) as wins,
+       min(time_ms) filter (where won) as best_time_ms
+from games group by player_id
+"""
+
+_RACE_HISTORY_SQL = """
+select r.race_id, rc.variant, rc.ended_at, r.rank, r.finished, r.resigned,
+       r.time_ms, r.moves,
+       (select count(*) from results o where o.race_id = r.race_id) as players
+from results r join races rc on rc.id = r.race_id
+where r.player_id = $1 and r.race_id is not null
+  and ($3::bigint is null or r.race_id < $3)
+order by r.recorded_at desc, r.race_id desc
+limit $2
+"""
+
+_REPLAY_SQL = """
+select e.*, pl.display_name, rc.state as race_state, d.day
+from entries e join players pl on pl.id = e.player_id
+left join races rc on rc.id = e.race_id
+left join daily_entries d on d.entry_id = e.id
+where e.id = $1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Which board: a variant's day, global or one guild, ranked or practice."""
+
+    variant: str
+    day: date
+    guild_id: str | None = None
+    ranked: bool = True
+
+    @property
+    def scope(self) -> str:
+        """The SQL condition selecting this board's attempts (ranked is a literal so the
+        planner can use the partial indexes)."""
+        return _SCOPES[(self.ranked, self.guild_id is not None)]
+
+    @property
+    def args(self) -> tuple[Any, ...]:
+        """The parameters of ``scope``, after variant and day."""
+        base: tuple[Any, ...] = (self.variant, self.day)
+        return base if self.guild_id is None else (*base, self.guild_id)
+
+    def _where(self) -> str:
+        return f"d.variant = $1 and d.day = $2 and {self.scope}"
+
+    def count_sql(self) -> str:
+        """How many attempts the board holds."""
+        return f"select count(*) from daily_entries d where {self._where()}"
+
+    def around_sql(self) -> str:
+        """A player's line and ``span`` lines above and below it, each row with the
+        board's total and whether it is the player's (the next parameters are the
+        player and the span). One statement: one snapshot, one round trip."""
+        n, where = len(self.args), self._where()
+        player, span = f"${n + 1}", f"${n + 2}"
+        me = (
+            f"select d.entry_id, d.board_time_ms, d.board_moves from daily_entries d "
+            f"where {where} and d.player_id = {player} order by d.entry_id limit 1"
+        )
+        place = (
+            f"select count(*) as before from daily_entries d where {where} "
+            f"and (d.board_time_ms, d.board_moves, d.entry_id) < ((select board_time_ms from me), "
+            f"(select board_moves from me), (select entry_id from me))"
+        )
+        return _LINE.format(
+            ctes=f"me as ({me}), place as ({place}), ",
+            scope=f"{self.scope} and exists (select 1 from me)",
+            limit=f"(select least(before, {span}) + {span} + 1 from place)",
+            offset=f"(select greatest(0, before - {span}) from place)",
+            extra=", r.entry_id = (select entry_id from me) as mine, "
+            f"(select count(*) from daily_entries d where {where}) as total",
+        )
+
+    def page_sql(self) -> str:
+        """Lines with their ranks, each row with the board's total (the next parameters
+        are limit and offset)."""
+        n = len(self.args)
+        return _LINE.format(
+            ctes="",
+            scope=self.scope,
+            limit=f"${n + 1}",
+            offset=f"${n + 2}",
+            extra=f", (select count(*) from daily_entries d where {self._where()}) as total",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Around:
+    """A board's total, the player's line (None when not on it) and the lines around it."""
+
+    total: int
+    me: p.BoardLine | None
+    lines: list[p.BoardLine]
+
+
+@dataclass(frozen=True, slots=True)
+class VariantTotals:
+    """A player's counted games of one variant, as summed by the database."""
+
+    variant: str
+    games: int
+    wins: int
+    best_time_ms: int | None
+    fewest_moves: int | None
+    average_win_time_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFigures:
+    """A player's totals per variant and, per variant, the days they won the ranked daily."""
+
+    totals: list[VariantTotals]
+    won_days: dict[str, list[date]]
+
+
+class PlayerTotals(asyncpg.Record):
+    """One player's line of an all-time board before ranking: the columns player_id,
+    games, wins and best_time_ms, in that order (``TOTALS_SQL``).
+
+    The database's own row (asyncpg's ``record_class``) with typed names, not a copy:
+    a board may hold every player of a variant, and a second record per row made
+    ranking a board a third slower. A row unpacks in the column order.
+    """
+
+    @property
+    def player_id(self) -> int:
+        return int(self["player_id"])
+
+    @property
+    def games(self) -> int:
+        return int(self["games"])
+
+    @property
+    def wins(self) -> int:
+        return int(self["wins"])
+
+    @property
+    def best_time_ms(self) -> int | None:
+        best = self["best_time_ms"]
+        return None if best is None else int(best)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRace:
+    """A race's public record, as the result of a race shows it."""
+
+    race_id: int
+    state: str
+    variant: str
+    options: dict[str, Any]
+    ended_at: int | None
+    end_reason: str | None
+    commitment: str
+    seed: int
+    salt: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """One racer's line of a race's stored ranking (``rank`` None: not ranked)."""
+
+    rank: int | None
+    player_id: int
+    name: str
+    game_id: int
+    foundation: int
+    moves: int
+    score: int
+    finished: bool
+    resigned: bool
+    time_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayGame:
+    """A stored game as a replay needs it, with what decides whether it is still live:
+    its race's state and, for a daily attempt, its day."""
+
+    game_id: int
+    player_id: int
+    name: str
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    race_id: int | None
+    race_state: str | None
+    day: date | None
+
+
+def _line(row: asyncpg.Record) -> p.BoardLine:
+    return p.BoardLine(
+        rank=row["rank"],
+        player=row["player_id"],
+        name=row["display_name"],
+        game=row["entry_id"],
+        status=row["status"],
+        time_ms=row["time_ms"],
+        moves=row["moves"],
+        undos=row["undos"],
+        hints=row["hints"],
+        guild_id=row["guild_id"],
+    )
+
+
+class BoardStore:
+    """The read side of the server's database: boards, figures, races and replays."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    # ------------------------------------------------------------ daily boards
+
+    @_guarded
+    async def lines(self, board: Board, limit: int, offset: int) -> tuple[int, list[p.BoardLine]]:
+        """The board's total and its lines from ``offset`` (at most ``limit``)."""
+        rows = await self.pool.fetch(board.page_sql(), *board.args, limit, offset)
+        if not rows:  # past the last line
+            return int(await self.pool.fetchval(board.count_sql(), *board.args)), []
+        return int(rows[0]["total"]), [_line(r) for r in rows]
+
+    @_guarded
+    async def around(self, board: Board, player_id: int, span: int) -> Around:
+        """The player's line with ``span`` lines above and below it, and the board's total."""
+        rows = await self.pool.fetch(board.around_sql(), *board.args, player_id, span)
+        if not rows:  # no attempt of the player's on this board
+            total = int(await self.pool.fetchval(board.count_sql(), *board.args))
+            return Around(total, None, [])
+        lines = [_line(r) for r in rows]
+        mine = next(line for line, row in zip(lines, rows, strict=True) if row["mine"])
+        return Around(int(rows[0]["total"]), mine, lines)
+
+    # ------------------------------------------------------------ a player's figures
+
+    @_guarded
+    async def player_name(self, player_id: int) -> str | None:
+        """A player's display name, or None when there is no such player."""
+        name = await self.pool.fetchval("select display_name from players where id=$1", player_id)
+        return None if name is None else str(name)
+
+    @_guarded
+    async def names(self, players: list[int]) -> dict[int, str]:
+        """The display names of ``players`` (those that exist)."""
+        if not players:
+            return {}
+        rows = await self.pool.fetch(
+            "select id, display_name from players where id = any($1::bigint[])", players
+        )
+        return {row["id"]: row["display_name"] for row in rows}
+
+    @_guarded
+    async def figures(self, player_id: int, variant: str | None) -> PlayerFigures:
+        """A player's totals per variant (one variant's, or all) and their won daily days."""
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(STATS_SQL, player_id, variant)
+            won = await conn.fetch(WON_DAYS_SQL, player_id, variant)
+        won_days: dict[str, list[date]] = {}
+        for row in won:
+            won_days.setdefault(row["variant"], []).append(row["day"])
+        totals = [
+            VariantTotals(
+                variant=row["variant"],
+                games=row["games"],
+                wins=row["wins"],
+                best_time_ms=row["best_time_ms"],
+                fewest_moves=row["fewest_moves"],
+                average_win_time_ms=row["average_win_time_ms"],
+            )
+            for row in rows
+        ]
+        return PlayerFigures(totals, won_days)
+
+    @_guarded
+    async def all_time_totals(self, variant: str, guild_id: str | None) -> list[PlayerTotals]:
+        """Every player's totals on ``variant``'s all-time board (one guild's, or global)."""
+        return await self.pool.fetch(TOTALS_SQL, variant, guild_id, record_class=PlayerTotals)
+
+    # ------------------------------------------------------------ races
+
+    @_guarded
+    async def race_history(
+        self, player_id: int, limit: int, before: int | None
+    ) -> list[p.RaceSummary]:
+        """A player's finished races, newest first, at most ``limit``, older than race
+        ``before`` when given."""
+        rows = await self.pool.fetch(_RACE_HISTORY_SQL, player_id, limit, before)
+        return [
+            p.RaceSummary(
+                race=r["race_id"],
+                variant=r["variant"],
+                ended_at=to_ms(r["ended_at"]),
+                players=r["players"],
+                rank=r["rank"],
+                finished=r["finished"],
+                resigned=r["resigned"],
+                time_ms=r["time_ms"],
+                moves=r["moves"],
+            )
+            for r in rows
+        ]
+
+    @_guarded
+    async def race(self, race_id: int) -> StoredRace | None:
+        """A race's public record, or None."""
+        row = await self.pool.fetchrow("select * from races where id=$1", race_id)
+        if row is None:
+            return None
+        return StoredRace(
+            race_id=row["id"],
+            state=row["state"],
+            variant=row["variant"],
+            options=json.loads(row["options"]),
+            ended_at=to_ms(row["ended_at"]),
+            end_reason=row["end_reason"],
+            commitment=row["commitment"],
+            seed=int(row["seed"]),
+            salt=row["salt"],
+        )
+
+    @_guarded
+    async def race_results(self, race_id: int) -> list[ResultLine]:
+        """A race's stored ranking: ranked lines in order, then the unranked ones."""
+        rows = await self.pool.fetch(
+            """
+            select r.*, pl.display_name from results r join players pl on pl.id = r.player_id
+            where r.race_id = $1 order by r.rank nulls last, r.entry_id
+            """,
+            race_id,
+        )
+        return [
+            ResultLine(
+                rank=r["rank"],
+                player_id=r["player_id"],
+                name=r["display_name"],
+                game_id=r["entry_id"],
+                foundation=r["foundation"],
+                moves=r["moves"],
+                score=r["score"],
+                finished=r["finished"],
+                resigned=r["resigned"],
+                time_ms=r["time_ms"],
+            )
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------ replays
+
+    @_guarded
+    async def replay_game(self, game_id: int) -> ReplayGame | None:
+        """A stored game with its player's name, its race's state and its daily day."""
+        row = await self.pool.fetchrow(_REPLAY_SQL, game_id)
+        if row is None:
+            return None
+        return ReplayGame(
+            game_id=row["id"],
+            player_id=row["player_id"],
+            name=row["display_name"],
+            variant=row["variant"],
+            options=json.loads(row["options"]),
+            seed=int(row["seed"]),
+            status=row["status"],
+            race_id=row["race_id"],
+            race_state=row["race_state"],
+            day=row["day"],
+        )
+
+    @_guarded
+    async def actions(self, game_id: int) -> list[str]:
+        """A game's logged actions in order."""
+        rows = await self.pool.fetch(
+            "select action from moves where game_id=$1 order by seq", game_id
+        )
+        return [r["action"] for r in rows]

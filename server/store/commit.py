@@ -1,0 +1,449 @@
+"""Group commit: one transaction carries the writes of every connection waiting.
+
+A move is acknowledged only after its row is committed. Committing each move
+alone would cost one transaction (and one WAL flush) per move; instead every
+write joins a queue, and a single writer takes everything waiting, commits it in
+one transaction with one ``unnest`` insert per table, and wakes the writers. The
+writes of one batch commit together and in queue order, so events keep their
+per-race order.
+
+A move row whose ``(game_id, seq)`` is taken already means another connection
+(or server process) of the same player moved first: that write fails with
+``ConflictError`` and the rest of the batch is committed without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import NamedTuple
+
+import asyncpg
+import structlog
+from asyncpg.pool import PoolConnectionProxy
+
+from server.core.session import MoveRow
+from server.ops.metrics import Metrics
+from server.protocol.errors import ConflictError, UnavailableError
+from server.store.writes import Statement
+
+log = structlog.get_logger(__name__)
+
+INSERT_MOVES = """
+    insert into moves (game_id, seq, action, move_id)
+    select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+    on conflict do nothing
+    returning game_id, seq
+"""
+
+# The common batch (moves and events, no other statements) in one statement, so one
+# round trip commits it. If a move row conflicts, its insert fails on the moves' key;
+# if an event row does, the last line divides by zero. Either rolls the whole
+# statement back, and the batch is then done the careful way, which finds the losers.
+# (PostgreSQL runs a data-modifying WITH part once whether or not it is read.)
+INSERT_ALL = """
+    with logged as (
+        insert into moves (game_id, seq, action, move_id)
+        select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+    ), events as (
+        insert into race_events (race_id, seq, kind, body, at)
+        select * from unnest($5::bigint[], $6::int[], $7::text[], $8::jsonb[], $9::timestamptz[])
+        on conflict do nothing
+        returning 1
+    ), notified as (
+        select pg_notify('solitaire_race_events', notice) from unnest($11::text[]) as notice
+    )
+    select 1 / (1 - sign($10::int - (select count(*) from events)))::int
+        + 0 * (select count(*) from notified)
+"""
+
+# Other server processes LISTEN here (server.transport.fanout). A notice names each race with its
+# last event, "<origin>:<race id>:<last seq>,<race id>:<last seq>,...", split in several
+# only when long: every listener pays for each notice it receives, its own included.
+CHANNEL = "solitaire_race_events"
+NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
+# A notice wakes the listening connection of every server process (its sender's too)
+# and a PostgreSQL backend for each, whatever it names. Sent with every commit that
+# stored events, notices were most of what a race event cost (docs/performance.md), so
+# the events committed within this many seconds share one: another process's watchers
+# see a race's events up to that much later.
+NOTICE_SECONDS = 0.05
+NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
+
+# While a commit is under way, the next one starts only once this many writes wait:
+# a lone write waits for the running commit instead (about one WAL flush), so under
+# a steady load each commit carries several moves rather than one, which saves the
+# server and PostgreSQL a transaction per move. Under heavy load the queue fills at
+# once and the commits overlap again.
+PIPELINE_WRITES = 16
+
+INSERT_EVENTS = """
+    insert into race_events (race_id, seq, kind, body, at)
+    select * from unnest($1::bigint[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[])
+    on conflict do nothing
+    returning race_id, seq
+"""
+
+
+class EventRow(NamedTuple):
+    """One race event, as JSON text."""
+
+    race_id: int
+    seq: int
+    kind: str
+    body: str
+    at: datetime
+
+
+class Notices:
+    """The change notices this process owes: each race with its last committed event.
+
+    A commit sends them (with its own) once ``NOTICE_SECONDS`` have passed since the
+    last were sent; otherwise it adds its races to those waiting, and the committer
+    sends them on their own when no commit comes in time (``GroupCommitter.run``).
+    """
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.waiting: dict[int, int] = {}
+        self.sent_at = float("-inf")
+
+    def due(self, now: float) -> bool:
+        """Whether notices may go out now."""
+        return now - self.sent_at >= NOTICE_SECONDS
+
+    def plan(self, events: Sequence[EventRow], due: bool) -> tuple[list[str], dict[int, int]]:
+        """The notice texts a commit of ``events`` sends (none unless ``due``), and the
+        races with their last events that the commit settles (``settle``)."""
+        last = dict(self.waiting) if due else {}
+        for event in events:
+            if event.seq > last.get(event.race_id, 0):
+                last[event.race_id] = event.seq
+        return (self.texts(last) if due and last else []), last
+
+    def settle(self, last: dict[int, int], sent: bool, now: float) -> None:
+        """After a commit: the races of ``last`` were noticed (``sent``) or now wait."""
+        if not last:
+            return  # nothing was due: the next events may go out at once
+        if sent:
+            for race, seq in last.items():
+                if self.waiting.get(race, 0) <= seq:
+                    self.waiting.pop(race, None)
+            self.sent_at = now
+        else:
+            for race, seq in last.items():
+                if seq > self.waiting.get(race, 0):
+                    self.waiting[race] = seq
+
+    def texts(self, last: dict[int, int]) -> list[str]:
+        """The notices naming these races: "<origin>:<race>:<seq>,...", split when long."""
+        notices: list[str] = []
+        pairs: list[str] = []
+        size = 0
+        for race, seq in last.items():
+            pair = f"{race}:{seq}"
+            if pairs and size + len(pair) > NOTICE_BYTES:
+                notices.append(f"{self.origin}:{','.join(pairs)}")
+                pairs, size = [], 0
+            pairs.append(pair)
+            size += len(pair) + 1
+        if pairs:
+            notices.append(f"{self.origin}:{','.join(pairs)}")
+        return notices
+
+
+@dataclass(slots=True)
+class Write:
+    """What one request needs committed; statements run after the inserts, in order."""
+
+    moves: Sequence[MoveRow]
+    events: Sequence[EventRow]
+    statements: Sequence[Statement]
+    done: asyncio.Future[None]
+
+
+class GroupCommitter:
+    """The single writer behind every acknowledged change."""
+
+    def __init__(
+        self, pool: asyncpg.Pool, metrics: Metrics, max_batch: int = 2000, in_flight: int = 1
+    ) -> None:
+        self._pool = pool
+        self._metrics = metrics
+        # Names this process in change notices, so it can skip its own.
+        self.origin = secrets.token_hex(6)
+        self._notices = Notices(self.origin)
+        self._max_batch = max_batch
+        # Connections of our own, kept out of the pool: releasing a pooled connection
+        # costs a reset round trip per batch. None stands for one to (re)open.
+        self._connections: asyncio.Queue[PoolConnectionProxy | None] = asyncio.Queue()
+        for _ in range(in_flight):
+            self._connections.put_nowait(None)
+        self._held: list[PoolConnectionProxy] = []
+        self._queue: list[Write] = []
+        # Set by each new write and by each finished commit.
+        self._wake = asyncio.Event()
+        self._committing = 0  # commits under way
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closing = False
+
+    def submit(
+        self,
+        moves: Sequence[MoveRow] = (),
+        events: Sequence[EventRow] = (),
+        statements: Sequence[Statement] = (),
+    ) -> asyncio.Future[None]:
+        """Queue these rows; the future is done once they are committed.
+
+        The future itself is returned, not a coroutine awaiting it: every move waits
+        on one, and a coroutine more in its chain is resumed for every move too.
+
+        Raises (from the future):
+            ConflictError: a move row's key was taken by another connection.
+            UnavailableError: the database failed; nothing of this write was kept.
+        """
+        write = Write(moves, events, statements, self._event_loop().create_future())
+        self._queue.append(write)
+        self._wake.set()
+        # No shield: a cancelled caller cancels only its own future, which the committer
+        # skips; its rows stay in the batch (cheaper than a shield on every move).
+        return write.done
+
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop the committer runs on, found once: asking asyncio for the running
+        loop costs a system call (``getpid``) each time, and every write asks."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
+
+    @property
+    def pending(self) -> int:
+        """Writes waiting for the next batch."""
+        return len(self._queue)
+
+    async def run(self) -> None:
+        """Commit batches until ``close()`` and the queue is empty.
+
+        Up to ``in_flight`` batches commit at once (PostgreSQL then flushes their
+        WAL together), a second one only once ``PIPELINE_WRITES`` writes wait; their
+        writers are woken strictly in queue order, so
+        replies and race events still leave in the order they were queued. Writes
+        that must not overtake each other never share a moment in flight anyway: a
+        game's next move waits for the commit of its last.
+        """
+        previous: asyncio.Future[None] | None = None
+        try:
+            async with asyncio.TaskGroup() as group:
+                while True:
+                    if not self._queue:
+                        if self._closing:
+                            await self._send_waiting_notices()
+                            return
+                        self._wake.clear()
+                        await self._idle()
+                        continue
+                    if self._committing and len(self._queue) < PIPELINE_WRITES:
+                        self._wake.clear()
+                        await self._wake.wait()
+                        continue
+                    conn = await self._connections.get()
+                    batch = self._queue[: self._max_batch]
+                    del self._queue[: len(batch)]
+                    resolved = self._event_loop().create_future()
+                    self._committing += 1
+                    group.create_task(self._commit(conn, batch, previous, resolved))
+                    previous = resolved
+        finally:
+            for conn in self._held:
+                await self._pool.release(conn)
+            self._held.clear()
+
+    async def _idle(self) -> None:
+        """Wait for the next write; send the waiting notices if none comes in time."""
+        notices, loop = self._notices, self._event_loop()
+        if not notices.waiting or self._committing:
+            await self._wake.wait()  # a commit under way sends or keeps them
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), NOTICE_SECONDS)
+        if not self._queue and not self._committing and notices.due(loop.time()):
+            await self._send_waiting_notices()
+
+    async def _send_waiting_notices(self) -> None:
+        """Send the notices of events already committed, in a statement of their own."""
+        last = dict(self._notices.waiting)
+        if not last:
+            return
+        try:
+            await self._pool.execute(NOTIFY, CHANNEL, self._notices.texts(last))
+        except Exception as err:  # the database is away: try again later
+            log.error("notice_failed", error=repr(err))
+            self._notices.sent_at = self._event_loop().time()
+        else:
+            self._notices.settle(last, True, self._event_loop().time())
+
+    def close(self) -> None:
+        """Stop once every write already queued is committed (``run`` then returns)."""
+        self._closing = True
+        self._wake.set()
+
+    async def _commit(
+        self,
+        conn: PoolConnectionProxy | None,
+        batch: list[Write],
+        previous: asyncio.Future[None] | None,
+        resolved: asyncio.Future[None],
+    ) -> None:
+        started = time.perf_counter()
+        failed: set[int] = set()
+        error: Exception | None = None
+        try:
+            if conn is None:
+                conn = await self._pool.acquire()
+                self._held.append(conn)
+            live = conn
+            if previous is not None and any(write.statements for write in batch):
+                # Statements change rows (a race's state) that earlier writes may change
+                # too: they must land in queue order, so wait for everything before.
+                await previous
+            due = self._notices.due(self._event_loop().time())
+            last = await self._in_one_statement(live, batch, due)
+            while last is None:
+                try:
+                    last = await self._transaction(live, batch, failed, due)
+                except _Retry as retry:
+                    # Commit the rest without the losers, so nothing of theirs is kept.
+                    if retry.failed <= failed:
+                        raise RuntimeError("a conflict names no new write") from retry
+                    failed |= retry.failed
+            self._notices.settle(last, due, self._event_loop().time())
+        except Exception as err:  # the database (or the network to it) failed
+            error = err
+            log.error("commit_failed", error=repr(err), writes=len(batch))
+            if conn is not None:
+                self._held.remove(conn)
+                await self._pool.release(conn)
+                conn = None
+        self._connections.put_nowait(conn)
+        self._committing -= 1
+        self._wake.set()
+        if error is None:
+            self._metrics.observe_commit(time.perf_counter() - started, len(batch))
+        try:
+            if previous is not None:
+                await previous
+            for index, write in enumerate(batch):
+                if write.done.done():
+                    continue
+                if error is not None:
+                    write.done.set_exception(UnavailableError())
+                elif index in failed:
+                    write.done.set_exception(ConflictError())
+                else:
+                    write.done.set_result(None)
+        finally:
+            resolved.set_result(None)
+
+    async def _in_one_statement(
+        self, conn: PoolConnectionProxy, batch: list[Write], due: bool
+    ) -> dict[int, int] | None:
+        """Commit a batch of only moves and events in one round trip, with the notices
+        if ``due``; the races it settles (``Notices.plan``), or None if not done."""
+        if any(write.statements for write in batch):
+            return None
+        moves = [row for write in batch for row in write.moves]
+        events = [row for write in batch for row in write.events]
+        notices, last = self._notices.plan(events, due)
+        try:
+            await conn.fetchval(
+                INSERT_ALL,
+                [m.game_id for m in moves],
+                [m.seq for m in moves],
+                [m.action for m in moves],
+                [m.move_id for m in moves],
+                [e.race_id for e in events],
+                [e.seq for e in events],
+                [e.kind for e in events],
+                [e.body for e in events],
+                [e.at for e in events],
+                len(events),
+                notices,
+            )
+        except (asyncpg.UniqueViolationError, asyncpg.DivisionByZeroError):
+            return None  # some move or event lost its key to another connection
+        return last
+
+    async def _transaction(
+        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int], due: bool
+    ) -> dict[int, int]:
+        """Insert the batch minus ``skip`` (with the notices if ``due``) and return the
+        races it settles, or raise ``_Retry`` naming the conflicting writes."""
+        owners: dict[tuple[int, int], int] = {}
+        games: list[int] = []
+        seqs: list[int] = []
+        actions: list[str] = []
+        move_ids: list[str | None] = []
+        for index, write in enumerate(batch):
+            if index in skip:
+                continue
+            for row in write.moves:
+                owners[(row.game_id, row.seq)] = index
+                games.append(row.game_id)
+                seqs.append(row.seq)
+                actions.append(row.action)
+                move_ids.append(row.move_id)
+        async with conn.transaction():
+            if games:
+                inserted = await conn.fetch(INSERT_MOVES, games, seqs, actions, move_ids)
+                kept = {(r["game_id"], r["seq"]) for r in inserted}
+                failed = {owner for key, owner in owners.items() if key not in kept}
+                if failed:
+                    raise _Retry(failed)
+            events = [row for i, w in enumerate(batch) if i not in skip for row in w.events]
+            notices, last = self._notices.plan(events, due)
+            if notices:
+                await conn.execute(NOTIFY, CHANNEL, notices)
+            if events:
+                stored = await conn.fetch(
+                    INSERT_EVENTS,
+                    [e.race_id for e in events],
+                    [e.seq for e in events],
+                    [e.kind for e in events],
+                    [e.body for e in events],
+                    [e.at for e in events],
+                )
+                if len(stored) < len(events):
+                    # Another process numbered events of the same race: it moved first.
+                    taken = {(e.race_id, e.seq) for e in events} - {
+                        (r["race_id"], r["seq"]) for r in stored
+                    }
+                    raise _Retry(
+                        {
+                            i
+                            for i, w in enumerate(batch)
+                            if any((e.race_id, e.seq) in taken for e in w.events)
+                        }
+                    )
+            for index, write in enumerate(batch):
+                if index not in skip:
+                    for statement in write.statements:
+                        if statement.must_change_row:
+                            # compare-and-set: no row back means someone else changed it
+                            if not await conn.fetch(statement.sql, *statement.args):
+                                raise _Retry({index})
+                        else:
+                            await conn.execute(statement.sql, *statement.args)
+        return last
+
+
+class _Retry(Exception):
+    """Raised inside the transaction to roll it back when some moves conflicted."""
+
+    def __init__(self, failed: set[int]) -> None:
+        super().__init__(f"{len(failed)} conflicting writes")
+        self.failed = failed

@@ -1,0 +1,386 @@
+"""Everything the server reads from and writes to PostgreSQL, outside group commit.
+
+Rare, small writes (a new player, race or entry) run here directly; hot writes
+(moves, race events, race state changes) are built here as statements and go
+through ``server.store.commit``. asyncpg's errors become ``UnavailableError`` at this
+boundary, so callers see domain errors only.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any, ParamSpec, TypeVar
+
+import asyncpg
+
+from server.core.identity import Principal
+from server.core.place import ALONE, Place
+from server.core.race import EntryLine, RaceRecord, RaceSettings, RaceState
+from server.protocol.errors import UnavailableError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def open_pool(database_url: str, max_size: int) -> asyncpg.Pool:
+    """The server's connection pool (``async with`` or await it to open it).
+
+    A connection going back to the pool keeps its session: asyncpg's default reset
+    (``RESET ALL``, ``UNLISTEN *``, advisory locks released, cursors closed) costs a
+    round trip to PostgreSQL on every release, a race created or joined makes several,
+    and no pooled connection changes its session: no ``SET``, no advisory lock (the
+    migrations take theirs on a connection of their own), no ``LISTEN`` (the fan-out
+    has its own connection), no cursor outside a transaction. An open transaction is
+    still rolled back, which asyncpg does before calling ``reset``.
+    """
+    return asyncpg.create_pool(database_url, min_size=2, max_size=max_size, reset=_keep_session)
+
+
+async def _keep_session(_connection: asyncpg.Connection) -> None:
+    """Nothing to undo on release (see ``open_pool``)."""
+
+
+# What a lost database looks like from asyncpg. A pooled connection whose server
+# process was ended can also fail with InternalClientError ("cannot switch to state
+# 15; another operation is in progress", asyncpg issue 1069); the pool then drops it
+# on release, as it does every connection whose reset fails.
+DATABASE_LOST = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+)
+
+
+def _guarded(func: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await func(*args, **kwargs)
+        except DATABASE_LOST as err:
+            raise UnavailableError() from err
+
+    wrapper.__doc__ = func.__doc__
+    wrapper.__name__ = func.__name__
+    return wrapper
+
+
+def to_ms(moment: datetime | None) -> int | None:
+    """A timestamp as server milliseconds since the epoch."""
+    return None if moment is None else round(moment.timestamp() * 1000)
+
+
+def from_ms(ms: int | None) -> datetime | None:
+    """Server milliseconds as a timestamp."""
+    return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRecord:
+    """A stored game: enough to rebuild it by replay."""
+
+    game_id: int
+    race_id: int | None
+    player_id: int
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    seed_public: bool
+    status: str
+    created_at: int
+    finished_at: int | None
+    actions: list[str]
+    move_ids: dict[str, int]
+    play_until: int | None = None
+    sealed_until: int | None = None
+
+
+class Storage:
+    """The database as the server sees it."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    @_guarded
+    async def healthy(self) -> bool:
+        """True when the database answers a trivial query."""
+        return bool(await self.pool.fetchval("select 1", timeout=2))
+
+    @_guarded
+    async def secret(self, name: str = "tokens") -> bytes:
+        """The server secret ``name``, created on first use and shared by all processes."""
+        await self.pool.execute(
+            "insert into server_keys (name, secret) values ($1, $2) on conflict do nothing",
+            name,
+            secrets.token_bytes(32),
+        )
+        return bytes(await self.pool.fetchval("select secret from server_keys where name=$1", name))
+
+    # ------------------------------------------------------------ players
+
+    @_guarded
+    async def create_guest(self, name: str | None, locale: str) -> Principal:
+        """A new guest player; its principal is ``guest:<random>``."""
+        user = "guest:" + secrets.token_hex(8)
+        player_id = int(
+            await self.pool.fetchval(
+                "insert into players (principal, display_name, locale) values ($1, $2, $3) "
+                "returning id",
+                user,
+                name or "Guest",
+                locale,
+            )
+        )
+        if not name:
+            name = f"Guest {player_id}"
+            await self.pool.execute(
+                "update players set display_name=$2 where id=$1", player_id, name
+            )
+        return Principal(player_id, user, name, locale)
+
+    @_guarded
+    async def player(self, player_id: int) -> Principal | None:
+        """A stored player, touching their last-seen time."""
+        row = await self.pool.fetchrow(
+            "update players set last_seen_at=now() where id=$1 "
+            "returning id, principal, display_name, locale",
+            player_id,
+        )
+        if row is None:
+            return None
+        return Principal(row["id"], row["principal"], row["display_name"], row["locale"])
+
+    @_guarded
+    async def discord_player(self, user: str, name: str | None, locale: str | None) -> Principal:
+        """The player for a ``discord:<id>`` principal, created or updated with name and locale."""
+        row = await self.pool.fetchrow(
+            """
+            insert into players (principal, display_name, locale)
+            values ($1, coalesce($2, $1), coalesce($3, 'en'))
+            on conflict (principal) do update set
+                display_name = coalesce($2, players.display_name),
+                locale = coalesce($3, players.locale),
+                last_seen_at = now()
+            returning id, principal, display_name, locale
+            """,
+            user,
+            name,
+            locale,
+        )
+        assert row is not None
+        return Principal(row["id"], row["principal"], row["display_name"], row["locale"])
+
+    # ------------------------------------------------------------ races and entries
+
+    @_guarded
+    async def create_race(
+        self,
+        creator_id: int,
+        settings: RaceSettings,
+        seed: int,
+        salt: str,
+        commitment: str,
+        place: Place = ALONE,
+    ) -> int:
+        """Store a new race in its lobby; returns its id, one whose home is ``place``.
+
+        The id is the first number the sequence hands out with ``id % count ==
+        index`` (the subquery stops at it), so each race is served by the process
+        that created it (server/transport/routing.py).
+        """
+        return int(
+            await self.pool.fetchval(
+                """
+                insert into races (id, creator_id, variant, options, seed, salt, commitment,
+                    max_players, start_mode, countdown_s, time_limit_s, allow_undo,
+                    allow_hints, guild_id, context, require_winnable, solver_help, winnable, ranked)
+                values (
+                    (select id from (
+                        select nextval(pg_get_serial_sequence('races', 'id')) as id
+                        from generate_series(1, 1000)
+                    ) as numbers where id % $18 = $19 limit 1),
+                    $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
+                    $15, $16, $17, $20)
+                returning id
+                """,
+                creator_id,
+                settings.variant,
+                json.dumps(settings.options),
+                Decimal(seed),
+                salt,
+                commitment,
+                settings.max_players,
+                settings.start_mode,
+                settings.countdown_ms // 1000,
+                None if settings.time_limit_ms is None else settings.time_limit_ms // 1000,
+                settings.allow_undo,
+                settings.allow_hints,
+                settings.guild_id,
+                None if settings.context is None else json.dumps(settings.context),
+                settings.require_winnable,
+                settings.solver_help,
+                settings.winnable,
+                place.count,
+                place.index,
+                settings.ranked,
+            )
+        )
+
+    @_guarded
+    async def create_entry(
+        self,
+        *,
+        race_id: int | None,
+        player_id: int,
+        variant: str,
+        options: dict[str, Any],
+        seed: int,
+        seed_public: bool,
+        guild_id: str | None,
+        created_at: int,
+    ) -> int:
+        """Store a player's new game, created at server time ``created_at``; returns its id.
+
+        The creation time comes from the server's clock, like every other time the
+        player sees, so the game's clock (its view's ``started_at``) agrees with them.
+        """
+        return int(
+            await self.pool.fetchval(
+                """
+                insert into entries (race_id, player_id, variant, options, seed, seed_public,
+                    guild_id, created_at)
+                values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8) returning id
+                """,
+                race_id,
+                player_id,
+                variant,
+                json.dumps(options),
+                Decimal(seed),
+                seed_public,
+                guild_id,
+                from_ms(created_at),
+            )
+        )
+
+    @_guarded
+    async def entry(self, game_id: int) -> EntryRecord | None:
+        """A stored game with its action log, or None."""
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            row = await conn.fetchrow("select * from entries where id=$1", game_id)
+            if row is None:
+                return None
+            moves = await conn.fetch(
+                "select seq, action, move_id from moves where game_id=$1 order by seq", game_id
+            )
+        actions = [m["action"] for m in moves]
+        if [m["seq"] for m in moves] != list(range(len(moves))):
+            raise UnavailableError()  # a gap in the log would rebuild the wrong game
+        return EntryRecord(
+            game_id=row["id"],
+            race_id=row["race_id"],
+            player_id=row["player_id"],
+            variant=row["variant"],
+            options=json.loads(row["options"]),
+            seed=int(row["seed"]),
+            seed_public=row["seed_public"],
+            status=row["status"],
+            created_at=to_ms(row["created_at"]) or 0,
+            finished_at=to_ms(row["finished_at"]),
+            actions=actions,
+            move_ids={m["move_id"]: m["seq"] for m in moves if m["move_id"] is not None},
+            play_until=to_ms(row["play_until"]),
+            sealed_until=to_ms(row["seed_sealed_until"]),
+        )
+
+    @_guarded
+    async def race(self, race_id: int) -> RaceRecord | None:
+        """A stored race with its entries and its last event, or None.
+
+        Read in one repeatable-read transaction: the race, its entries and its events
+        as of one moment, so a race rebuilt from them is one the database really held.
+        """
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            row = await conn.fetchrow("select * from races where id=$1", race_id)
+            if row is None:
+                return None
+            entries = await conn.fetch(
+                """
+                select e.id, e.player_id, e.status, e.finished_at, p.display_name, p.principal
+                from entries e join players p on p.id = e.player_id
+                where e.race_id=$1 and e.status <> 'left' order by e.id
+                """,
+                race_id,
+            )
+            last_seq = await conn.fetchval(
+                "select coalesce(max(seq), 0) from race_events where race_id=$1", race_id
+            )
+        return _race_record(row, [_entry_line(e) for e in entries], int(last_seq))
+
+    @_guarded
+    async def open_races(self) -> list[int]:
+        """Ids of every race not yet finished (to resume after a restart)."""
+        rows = await self.pool.fetch("select id from races where state <> 'finished' order by id")
+        return [int(r["id"]) for r in rows]
+
+    @_guarded
+    async def events_after(self, race_id: int, seq: int, limit: int) -> list[asyncpg.Record]:
+        """Up to ``limit`` stored events of a race after ``seq``, in order."""
+        return list(
+            await self.pool.fetch(
+                "select seq, kind, body, at from race_events where race_id=$1 and seq>$2 "
+                "order by seq limit $3",
+                race_id,
+                seq,
+                limit,
+            )
+        )
+
+
+def _entry_line(row: asyncpg.Record) -> EntryLine:
+    finished = row["finished_at"]
+    return EntryLine(
+        game_id=row["id"],
+        player_id=row["player_id"],
+        name=row["display_name"],
+        user=row["principal"],
+        status=row["status"],
+        # Rounded half up, as the race's finish time was when it was played.
+        finished_at=None if finished is None else int(finished.timestamp() * 1000 + 0.5),
+    )
+
+
+def _race_record(row: asyncpg.Record, entries: list[EntryLine], last_seq: int) -> RaceRecord:
+    settings = RaceSettings(
+        variant=row["variant"],
+        options=json.loads(row["options"]),
+        max_players=row["max_players"],
+        start_mode=row["start_mode"],
+        countdown_ms=row["countdown_s"] * 1000,
+        time_limit_ms=None if row["time_limit_s"] is None else row["time_limit_s"] * 1000,
+        allow_undo=row["allow_undo"],
+        allow_hints=row["allow_hints"],
+        guild_id=row["guild_id"],
+        context=None if row["context"] is None else json.loads(row["context"]),
+        require_winnable=row["require_winnable"],
+        solver_help=row["solver_help"],
+        winnable=row["winnable"],
+        ranked=row["ranked"],
+    )
+    return RaceRecord(
+        race_id=row["id"],
+        creator_id=row["creator_id"],
+        settings=settings,
+        seed=int(row["seed"]),
+        salt=row["salt"],
+        state=RaceState(row["state"]),
+        starts_at=to_ms(row["starts_at"]),
+        ends_at=to_ms(row["ends_at"]),
+        end_reason=row["end_reason"],
+        entries=entries,
+        last_seq=last_seq,
+        version=row["version"],
+    )

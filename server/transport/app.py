@@ -1,0 +1,264 @@
+"""The server process: start, serve WebSockets and two HTTP paths, shut down cleanly.
+
+``ArenaServer`` owns every resource (database pool, group committer, race clock,
+listening socket) and starts and stops them in order; tests run it in-process on
+port 0, ``solitaire serve`` runs it until SIGTERM or SIGINT.
+
+Shutdown (SIGTERM): stop accepting connections, commit every pending write, close
+clients with 1001 (going away), then stop the committer and the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import signal
+import socket
+from collections.abc import Callable, Coroutine
+from http import HTTPStatus
+from typing import Any, TypeVar
+
+import asyncpg
+import structlog
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
+from websockets.http11 import Request, Response
+from websockets.server import ServerProtocol
+
+from server.core.identity import TokenSigner
+from server.core.place import ALONE, Place
+from server.ops.config import ServerConfig
+from server.ops.logs import configure_logging
+from server.ops.metrics import Metrics
+from server.protocol.errors import UnavailableError
+from server.services.wiring import Services, build_services, now_ms
+from server.store.commit import GroupCommitter
+from server.store.database import provide_database, redact
+from server.store.migrations import migrate
+from server.store.storage import Storage, open_pool
+from server.transport.connection import Connection
+from server.transport.fanout import Fanout
+from server.transport.handlers import routes
+
+log = structlog.get_logger(__name__)
+T = TypeVar("T")
+
+
+class ArenaServer:
+    """One running server on one database."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        database_url: str,
+        place: Place = ALONE,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
+        self.config = config
+        self.clock = clock
+        self.database_url = database_url
+        self.place = place
+        # permessage-deflate, or nothing: for the connections this process accepts and
+        # for those the front hands over (``adopt``) alike.
+        self._extensions = enable_server_permessage_deflate(None) if config.compression else None
+        self.metrics = Metrics()
+        self._pool: asyncpg.Pool | None = None
+        self._server: Server | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self.services: Services | None = None
+        self.committer: GroupCommitter | None = None
+
+    @property
+    def port(self) -> int:
+        """The port actually listened on (useful with port 0)."""
+        assert self._server is not None
+        return int(self._server.sockets[0].getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL of this server."""
+        return f"ws://{self.config.host}:{self.port}/"
+
+    async def start(self) -> None:
+        """Migrate the database, load unfinished races, and listen."""
+        await migrate(self.database_url)
+        self._pool = await open_pool(self.database_url, self.config.pool_size)
+        storage = Storage(self._pool)
+        signer = TokenSigner(await storage.secret())
+        self.committer = GroupCommitter(
+            self._pool,
+            self.metrics,
+            self.config.max_commit_batch,
+            self.config.commits_in_flight,
+        )
+        services = self.services = build_services(
+            storage, self.committer, self.metrics, self.config, self.clock, self.place
+        )
+        routed = routes(services)
+        self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
+        fanout = Fanout(self.database_url, services.races, self.committer.origin)
+        await fanout.start()
+        self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
+        resumed = await services.races.resume_open_races()
+        self._tasks.append(asyncio.create_task(services.races.run_clock(), name="race-clock"))
+        checks = services.winnability.run()
+        self._tasks.append(asyncio.create_task(checks, name="winnability-checks"))
+        if self.config.daily_prepare_ahead:
+            preparer = services.dailies.run_preparer()
+            self._tasks.append(asyncio.create_task(preparer, name="daily-deals"))
+        for task in self._tasks:
+            task.add_done_callback(_report_crash)
+
+        async def handler(websocket: ServerConnection) -> None:
+            await Connection(websocket, services, routed, signer, self.config).run()
+
+        self._server = await serve(
+            handler,
+            self.config.host,
+            self.config.port,
+            process_request=self._http,
+            max_size=self.config.max_message_bytes,
+            compression=None,
+            extensions=self._extensions,
+            ping_interval=self.config.ping_interval,
+            ping_timeout=self.config.ping_timeout,
+        )
+        log.info(
+            "serving",
+            host=self.config.host,
+            port=self.port,
+            database=redact(self.database_url),
+            races_resumed=resumed,
+        )
+
+    async def adopt(self, sock: socket.socket) -> None:
+        """Serve a connection the front process accepted (server/transport/processes.py).
+
+        It joins this process's WebSocket server as if accepted here: the same
+        handshake, handler, limits and shutdown.
+        """
+        assert self._server is not None
+        server = self._server
+        config = self.config
+
+        def new_connection() -> ServerConnection:
+            protocol = ServerProtocol(
+                extensions=self._extensions, max_size=config.max_message_bytes
+            )
+            return ServerConnection(
+                protocol,
+                server,
+                ping_interval=config.ping_interval,
+                ping_timeout=config.ping_timeout,
+            )
+
+        await asyncio.get_running_loop().connect_accepted_socket(new_connection, sock)
+
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Plain HTTP on the WebSocket port: /healthz and /metrics."""
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            assert self.services is not None
+            try:
+                healthy = await self.services.storage.healthy()
+            except (UnavailableError, asyncpg.PostgresError, TimeoutError):
+                healthy = False
+            if healthy:
+                return connection.respond(HTTPStatus.OK, "ok\n")
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "database unreachable\n")
+        if path == "/metrics":
+            response = connection.respond(HTTPStatus.OK, self.metrics.render())
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            return response
+        return None
+
+    async def stop(self) -> None:
+        """Stop accepting, commit what is pending, close clients with 1001, release all."""
+        if self._server is not None:
+            self._server.server.close()  # no new connections from here on
+        if self.committer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.committer.submit(), self.config.shutdown_timeout)
+        if self._server is not None:
+            self._server.close()  # 1001 going away, waits for the handlers
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), self.config.shutdown_timeout)
+        if self.committer is not None:
+            self.committer.close()
+        for task in self._tasks:
+            if task.get_name() == "group-commit":
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, self.config.shutdown_timeout)
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._tasks.clear()
+        if self.services is not None:
+            self.services.close()
+        if self._pool is not None:
+            await self._pool.close()
+        log.info("stopped")
+
+    async def __aenter__(self) -> ArenaServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+
+def _report_crash(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("task_crashed", task=task.get_name(), error=repr(task.exception()))
+
+
+# Allocations between two young-generation collections (Python's default is 700).
+GC_YOUNG_THRESHOLD = 50_000
+
+
+def tune_garbage_collector() -> None:
+    """Look for reference cycles far less often than Python does by default.
+
+    A move allocates hundreds of tracked objects (positions, the view, futures), so
+    with the default thresholds the collector ran dozens of times a second and, as
+    the cached games grew, kept walking the whole heap: a third of the server's CPU
+    under load (docs/performance.md). The cycles the server makes (asyncio futures
+    and tasks) are few and small, so collecting them every 50,000 allocations costs
+    little memory. What exists after start-up is frozen: never garbage, never walked.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
+
+
+def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` on uvloop (libuv's event loop: about twice the messages per core)."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a dependency on Linux and macOS
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
+def stop_signal() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT, the signals every server process stops on."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    return stop
+
+
+async def run(config: ServerConfig) -> None:
+    """Serve until SIGTERM or SIGINT, on the configured or the embedded PostgreSQL."""
+    configure_logging(config.log_json)
+    stop = stop_signal()
+    async with (
+        provide_database(config.database_url, config.data_dir) as url,
+        ArenaServer(config, url),
+    ):
+        tune_garbage_collector()
+        await stop.wait()
+        log.info("shutting_down")

@@ -1,0 +1,408 @@
+"""One WebSocket connection: limits, hello, who is acting, and dispatch.
+
+The connection only parses, checks limits and identity, calls the route of the request and
+sends what it returns. Every failure becomes an ``error`` reply with a stable
+code; nothing a client sends can end the server's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import structlog
+from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.exceptions import ConnectionClosed
+
+from server import protocol as p
+from server.core.identity import (
+    Principal,
+    TokenSigner,
+    check_discord_user,
+    check_service_token,
+    clean_name,
+)
+from server.ops.config import ServerConfig
+from server.protocol.errors import ArenaError, IdentityError, ProtocolError, forbidden
+from server.services.wiring import Services
+from server.transport.handlers import Routes
+
+IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
+FLOOD_CLOSE = 1008  # policy violation: the rate limit was ignored
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` messages per second on average, up to ``burst`` at once."""
+
+    rate: float
+    burst: int
+    tokens: float = 0.0
+    stamp: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class IdleTimer:
+    """Ends a connection's wait for its next frame once the wait has lasted too long.
+
+    ``asyncio.timeout`` around each ``recv`` would set and cancel a timer per message;
+    this one notes when each wait starts and looks only when its one timer fires,
+    setting it again for the time left. ``limit`` is asked each time (a connection
+    becomes a service connection at hello); None means no limit.
+    """
+
+    def __init__(self, limit: Callable[[], float | None]) -> None:
+        self._limit = limit
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
+        self._since = self._loop.time()
+        self._waiting = False
+        self._expired = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._check()
+
+    async def recv(self, websocket: ServerConnection) -> str | bytes | None:
+        """The next frame, or None when none came within the limit."""
+        self._since = self._loop.time()
+        self._waiting = True
+        try:
+            return await websocket.recv()
+        except asyncio.CancelledError:
+            assert self._task is not None
+            if self._expired and self._task.uncancel() == 0:
+                return None  # cancelled by this timer alone
+            raise
+        finally:
+            self._waiting = False
+
+    def stop(self) -> None:
+        """Cancel the timer (the connection is over)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _check(self) -> None:
+        self._timer = None
+        limit = self._limit()
+        if limit is None or self._task is None:
+            return
+        now = self._loop.time()
+        due = self._since + limit if self._waiting else now + limit
+        if self._waiting and now >= due:
+            self._expired = True
+            self._task.cancel()
+            return
+        self._timer = self._loop.call_at(due, self._check)
+
+
+class ConnectionState(enum.Enum):
+    """Where a connection is in its life: before hello, a guest's, a service's, closing."""
+
+    NEW = "new"
+    GUEST = "guest"
+    SERVICE = "service"
+    CLOSING = "closing"
+
+
+class Connection:
+    """A client's connection from hello to close."""
+
+    def __init__(
+        self,
+        websocket: ServerConnection,
+        services: Services,
+        routes: Routes,
+        signer: TokenSigner,
+        config: ServerConfig,
+    ) -> None:
+        self.websocket = websocket
+        self.services = services
+        self.routes = routes
+        self.signer = signer
+        self.config = config
+        self.metrics = services.metrics
+        self.state = ConnectionState.NEW
+        self.player: Principal | None = None  # a guest's own player
+        # Principals a service connection acted for, so each costs one write, not one
+        # per message (bounded: a bot acts for its active users).
+        self.principals: dict[str, Principal] = {}
+        self.locale = "en"
+        self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
+        # A service connection's per-player buckets (the connection's own bucket then
+        # caps all of them together; see ``limit_player``).
+        self.player_buckets: dict[str, TokenBucket] = {}
+        self.rejected = 0
+        self.log = structlog.get_logger(__name__).bind(conn=websocket.id.hex[:8])
+
+    def send(self, frame: bytes) -> None:
+        """Queue an encoded message unasked (a race event, a verdict): the connection is
+        the services' ``Subscriber``. Never waits for a slow client."""
+        broadcast([self.websocket], frame, text=True)
+
+    async def run(self) -> None:
+        """Serve messages until the client leaves, idles out or floods."""
+        self.metrics.connections += 1
+        self.metrics.connections_total += 1
+        # This task's log context: every line logged while serving it names the
+        # connection (and, after hello, the player), in the services too.
+        structlog.contextvars.bind_contextvars(conn=self.websocket.id.hex[:8])
+        self.log.info("connected", remote=str(self.websocket.remote_address))
+        idle = IdleTimer(self.idle_limit)
+        try:
+            while True:
+                frame = await idle.recv(self.websocket)
+                if frame is None:
+                    await self.close(IDLE_CLOSE, "idle timeout")
+                    return
+                if not await self.receive(frame):
+                    return
+        except ConnectionClosed:
+            pass
+        finally:
+            idle.stop()
+            self.metrics.connections -= 1
+            self.state = ConnectionState.CLOSING
+            self.services.races.unwatch(self)
+            self.log.info("disconnected", code=self.websocket.close_code)
+
+    def idle_limit(self) -> float | None:
+        """Seconds of silence before closing; a service connection has its own (or none)."""
+        return self.config.service_idle_timeout if self.is_service else self.config.idle_timeout
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close with ``code``, reading (and dropping) what the client still sends.
+
+        Reading on matters: when unread messages fill the inbound queue the
+        connection stops reading, and would never see the client's close frame.
+        """
+
+        async def drain() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    await self.websocket.recv()
+
+        self.state = ConnectionState.CLOSING
+        self.log.info("closing", code=code, reason=reason)
+        async with asyncio.TaskGroup() as group:
+            group.create_task(self.websocket.close(code, reason))
+            group.create_task(drain())
+
+    async def receive(self, frame: str | bytes) -> bool:
+        """Handle one frame; False when the connection was closed for flooding."""
+        started = time.perf_counter()
+        try:
+            if not self.bucket.take():
+                return await self.refuse(frame)
+            self.rejected = 0
+            try:
+                message = p.parse(frame)
+            except ArenaError as err:
+                await self.reply_error(err)
+                return True
+            kind = type(message).__struct_config__.tag
+            self.metrics.messages[str(kind)] += 1
+            try:
+                reply = await self.dispatch(message)
+            except ArenaError as err:
+                err.request_id = message.id
+                await self.reply_error(err)
+            except Exception:
+                self.log.exception("request_failed", type=kind)
+                internal = ArenaError("internal")
+                internal.request_id = message.id
+                await self.reply_error(internal)
+            else:
+                # UTF-8 bytes sent as a text frame: no decode here and re-encode in websockets.
+                await self.websocket.send(p.encode(reply), text=True)
+            return True
+        finally:
+            self.metrics.observe_request(time.perf_counter() - started)
+
+    async def refuse(self, frame: str | bytes) -> bool:
+        """Answer a frame past the rate limit; False once the flood closed the connection."""
+        self.rejected += 1
+        if self.rejected > self.config.flood_close_after:
+            self.metrics.errors["rate_limited"] += 1
+            await self.close(FLOOD_CLOSE, "rate limit exceeded")
+            return False
+        error = ProtocolError("rate_limited", rate=self.bucket.rate)
+        error.request_id = p.request_id_of(frame)
+        await self.reply_error(error)
+        return True
+
+    async def dispatch(self, message: p.ClientMessage) -> p.Message:
+        """Check who is asking and hand the message to its route (server/transport/handlers.py)."""
+        if isinstance(message, p.Hello):
+            return await self.hello(message)
+        if self.state is ConnectionState.NEW:
+            raise ProtocolError("not_authenticated")
+        kind = type(message)
+        for_service = self.routes.service.get(kind)
+        if for_service is not None:
+            self.check_service_itself(message)
+            return await for_service(message)
+        # A guest's request (every move of a WebSocket player) is answered without an await.
+        who = await self.acting(message) if self.is_service else self.guest(message)
+        return await self.routes.player[kind](who, message, self)
+
+    @property
+    def is_service(self) -> bool:
+        """Whether a service client (the Discord bot) said hello on this connection."""
+        return self.state is ConnectionState.SERVICE
+
+    def guest(self, message: p.Request) -> Principal:
+        """The player a guest's message acts for: the guest itself.
+
+        Raises:
+            IdentityError: the message names someone (``forbidden``).
+        """
+        if message.act_as is not None:
+            raise forbidden(
+                "Only a service client may act for another player.",
+                "Nur ein Dienst darf für andere Spieler handeln.",
+            )
+        assert self.player is not None
+        return self.player
+
+    async def acting(self, message: p.Request) -> Principal:
+        """The player a service client's message acts for: the ``discord:<id>`` it names.
+
+        Raises:
+            IdentityError: the message names no one, or a principal that is not
+                ``discord:<id>`` (``forbidden``).
+        """
+        if message.act_as is None:
+            raise forbidden(
+                "A service client must name the player it acts for (act_as).",
+                "Ein Dienst muss angeben, für wen er handelt (act_as).",
+            )
+        user, locale = message.act_as.user, message.act_as.locale
+        check_discord_user(user)
+        self.limit_player(user)
+        name = clean_name(message.act_as.name, user) if message.act_as.name else None
+        known = self.principals.get(user)
+        if (
+            known is None
+            or (name or known.name) != known.name
+            or (locale or known.locale) != (known.locale)
+        ):
+            # New to this connection, or renamed: store (one write), then remember.
+            known = await self.services.storage.discord_player(user, name, locale)
+            if len(self.principals) >= 10_000:
+                self.principals.clear()
+            self.principals[user] = known
+        self.locale = locale or known.locale
+        structlog.contextvars.bind_contextvars(player=known.player_id)
+        return known
+
+    def check_service_itself(self, message: p.Request) -> None:
+        """A service route is for a service client acting for itself (no ``act_as``).
+
+        Raises:
+            IdentityError: ``forbidden`` for anyone else.
+        """
+        if not self.is_service or message.act_as is not None:
+            raise forbidden(
+                "Only a service client may list open races, and for itself (no act_as).",
+                "Nur ein Dienst darf offene Rennen auflisten, und für sich (ohne act_as).",
+            )
+
+    def limit_player(self, user: str) -> None:
+        """Spend a token of ``user``'s own bucket on this service connection.
+
+        The bot brings every Discord user through one connection, so the guest's
+        per-connection limit applies to each of them separately here; one user
+        flooding is refused without slowing the others (or closing the connection).
+
+        Raises:
+            ProtocolError: ``rate_limited`` when this user's bucket is empty.
+        """
+        bucket = self.player_buckets.get(user)
+        if bucket is None:
+            if len(self.player_buckets) >= 10_000:
+                # Bounded: dropping buckets can only forgive users, never block one.
+                self.player_buckets.clear()
+            bucket = TokenBucket(self.config.rate_per_second, self.config.rate_burst)
+            self.player_buckets[user] = bucket
+        if not bucket.take():
+            raise ProtocolError("rate_limited", rate=self.config.rate_per_second)
+
+    async def hello(self, message: p.Hello) -> p.Welcome:
+        """Agree the version and establish who this connection is."""
+        if self.state is not ConnectionState.NEW:
+            raise ProtocolError("already_authenticated")
+        if message.protocol != p.PROTOCOL_VERSION:
+            raise ProtocolError(
+                "unsupported_version", version=message.protocol, supported=p.PROTOCOL_VERSION
+            )
+        if message.act_as is not None:
+            raise forbidden(
+                "hello cannot act for another player.",
+                "hello kann nicht für andere Spieler handeln.",
+            )
+        self.locale = message.locale
+        now = self.services.clock()
+        if message.service_token is not None:
+            check_service_token(message.service_token, self.config.service_tokens)
+            self.state = ConnectionState.SERVICE
+            self.bucket = TokenBucket(
+                self.config.service_rate_per_second, self.config.service_rate_burst
+            )
+            self.log = self.log.bind(service=True)
+            self.log.info("service_hello")
+            return p.Welcome(
+                id=message.id, protocol=p.PROTOCOL_VERSION, server_time=now, service=True
+            )
+        if message.token is not None:
+            player = await self.services.storage.player(self.signer.verify(message.token))
+            if player is None or not player.user.startswith("guest:"):
+                raise IdentityError("bad_token")
+            token = message.token
+        else:
+            name = clean_name(message.name, "") or None
+            player = await self.services.storage.create_guest(name, message.locale)
+            token = self.signer.sign(player.player_id)
+        self.player = player
+        self.state = ConnectionState.GUEST
+        self.log = self.log.bind(player=player.player_id)
+        structlog.contextvars.bind_contextvars(player=player.player_id)
+        self.log.info("hello", resumed=message.token is not None)
+        return p.Welcome(
+            id=message.id,
+            protocol=p.PROTOCOL_VERSION,
+            server_time=now,
+            player=p.PlayerInfo(id=player.player_id, name=player.name, user=player.user),
+            token=token,
+        )
+
+    async def reply_error(self, err: ArenaError) -> None:
+        """Send an error reply in the connection's language."""
+        self.metrics.errors[err.code] += 1
+        details = {k: v for k, v in err.details.items() if k != "reason_de"}
+        reply = p.ErrorMessage(
+            id=err.request_id,
+            code=err.code,
+            message=err.message(self.locale),
+            details=details,
+            view=err.view,
+        )
+        self.log.info("error_reply", code=err.code)
+        with contextlib.suppress(ConnectionClosed):
+            await self.websocket.send(p.encode(reply), text=True)

@@ -1,0 +1,75 @@
+"""Race events between server processes: LISTEN/NOTIFY on a connection of its own.
+
+The group commit sends notices naming each race with its last committed event:
+``<origin>:<race id>:<last seq>,<race id>:<last seq>,...`` on ``solitaire_race_events``
+(split in several notices only when long), in the transaction of a commit, for every
+event committed since the last notices, at most every ``NOTICE_SECONDS`` (50 ms), and on
+their own when no commit comes by then (server/store/commit.py, ``Notices``). Each
+process listens on a dedicated connection (a pooled one would be reset with
+``UNLISTEN *`` on release), skips its own notices, and hands the others to
+``RaceService.catch_up``, which sends the stored events to the watchers connected here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import asyncpg
+import structlog
+
+from server.protocol.errors import ArenaError
+from server.services.races import RaceService
+from server.store.commit import CHANNEL
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+log = structlog.get_logger(__name__)
+
+
+class Fanout:
+    """Listens for other processes' race events and passes them to the race service."""
+
+    def __init__(self, database_url: str, races: RaceService, origin: str) -> None:
+        self._database_url = database_url
+        self._races = races
+        self._origin = origin
+        self._notices: asyncio.Queue[str] = asyncio.Queue()
+        self._connection: asyncpg.Connection | None = None
+
+    async def start(self) -> None:
+        """Open the listening connection (before the server accepts clients)."""
+        self._connection = await asyncpg.connect(self._database_url)
+        await self._connection.add_listener(CHANNEL, self._notice)
+
+    def _notice(
+        self,
+        _conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any],
+        _pid: int,
+        _channel: str,
+        payload: object,
+    ) -> None:
+        self._notices.put_nowait(str(payload))
+
+    async def run(self) -> None:
+        """Pass each notice of another process on, in order, until cancelled."""
+        try:
+            while True:
+                payload = await self._notices.get()
+                origin, _, races = payload.partition(":")
+                if origin == self._origin:
+                    continue
+                rooms = self._races.rooms
+                for pair in races.split(","):
+                    race, _, seq = pair.partition(":")
+                    race_id = int(race)
+                    if race_id not in rooms:
+                        continue  # nobody here watches it: no coroutine for it
+                    try:
+                        await self._races.catch_up(race_id, int(seq))
+                    except ArenaError as err:
+                        log.error("fanout_failed", race=race, error=err.code)
+        finally:
+            if self._connection is not None:
+                await self._connection.close()

@@ -1,0 +1,65 @@
+"""Which service answers each request: one registry for the closed set of client messages.
+
+``hello`` is the connection's own (it decides who the connection is); every other
+client message has exactly one route here, and tests/server/test_handlers.py holds the
+registry to the protocol's closed set. A player route gets the player the message acts
+for; a service route (``open_races``) is for a service client acting for itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from server import protocol as p
+from server.core.identity import Principal
+from server.services.subscriber import Subscriber
+from server.services.wiring import Services
+
+PlayerHandler = Callable[[Principal, Any, Subscriber], Awaitable[p.Message]]
+ServiceHandler = Callable[[Any], Awaitable[p.Message]]
+
+
+@dataclass(frozen=True)
+class Routes:
+    """The handler of every request type: for a player, or for a service itself."""
+
+    player: dict[type[p.Request], PlayerHandler]
+    service: dict[type[p.Request], ServiceHandler]
+
+
+def routes(s: Services) -> Routes:
+    """The routes of every client message but ``hello``, to the services ``s``."""
+    return Routes(
+        player={
+            p.CreateRace: lambda who, m, sub: s.races.create(who, m, sub),
+            p.JoinRace: lambda who, m, sub: s.races.join(who, m, sub),
+            p.LeaveRace: lambda who, m, sub: s.races.leave(who, m),
+            p.StartRace: lambda who, m, sub: s.races.start(who, m),
+            p.GetRace: lambda who, m, sub: s.races.get(who, m, sub),
+            p.Resume: lambda who, m, sub: s.races.resume(who, m, sub),
+            p.Practice: lambda who, m, sub: s.play.practice(who, m),
+            p.Move: lambda who, m, sub: s.play.move(who, m, sub),
+            p.Undo: lambda who, m, sub: s.play.undo(who, m, sub),
+            p.Hint: lambda who, m, sub: s.play.hint(who, m),
+            p.Check: lambda who, m, sub: s.play.check(who, m),
+            p.JumpBack: lambda who, m, sub: s.play.jump_back(who, m),
+            p.Resign: lambda who, m, sub: s.play.resign(who, m),
+            p.AutoFinish: lambda who, m, sub: s.play.auto_finish(who, m),
+            p.GetView: lambda who, m, sub: s.play.get_view(who, m),
+            p.DailyInfo: lambda who, m, sub: s.dailies.info(who, m),
+            p.DailyStart: lambda who, m, sub: s.dailies.start(who, m),
+            p.DailyBoard: lambda who, m, sub: s.boards.daily_board(who, m),
+            p.DailyAround: lambda who, m, sub: s.boards.daily_around(who, m),
+            p.PlayerStats: lambda who, m, sub: s.boards.player_stats(who, m),
+            p.RaceHistory: lambda who, m, sub: s.boards.race_history(who, m),
+            p.RaceResult: lambda who, m, sub: s.boards.race_result(who, m),
+            p.GetReplay: lambda who, m, sub: s.boards.replay(who, m),
+            p.AllTimeBoard: lambda who, m, sub: s.boards.all_time(who, m),
+            p.MyGames: lambda who, m, sub: s.listings.my_games(who, m),
+        },
+        service={
+            p.OpenRaces: lambda m: s.listings.open_races(m),
+        },
+    )
