@@ -31,7 +31,7 @@ from server.core.calendar import day_start_ms  # noqa: E402
 from server.core.identity import Principal  # noqa: E402
 from server.services.daily import DAILY_VARIANTS  # noqa: E402
 from server.services.leaderboard import Leaderboard  # noqa: E402
-from server.store.boards import TOTALS_SQL  # noqa: E402
+from server.store.boards import TOTALS_SQL, BoardStore  # noqa: E402
 from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
 from server.store.migrations import migrate  # noqa: E402
 
@@ -43,7 +43,7 @@ async def measure(url: str, args: argparse.Namespace) -> None:
         await fill(pool, args.entries, args.players, args.days)
         print(f"filled {args.entries:,} attempts in {time.perf_counter() - began:.1f} s")
         now = day_start_ms(LAST_DAY) + 12 * 3_600_000
-        boards = Leaderboard(pool, lambda: now, 3_600_000)
+        boards = Leaderboard(BoardStore(pool), lambda: now, 3_600_000)
         cached = boards.all_time_boards
         cached.ttl_ms = 0  # first every request computes its board afresh
 

@@ -37,7 +37,8 @@ from server.services.wiring import Services, build_services  # noqa: E402
 from server.store.commit import GroupCommitter  # noqa: E402
 from server.store.database import temporary_database  # noqa: E402
 from server.store.migrations import migrate  # noqa: E402
-from server.store.storage import Storage, open_pool  # noqa: E402
+from server.store.pool import open_pool  # noqa: E402
+from server.store.storage import Storage  # noqa: E402
 from server.transport.app import tune_garbage_collector  # noqa: E402
 
 
@@ -127,7 +128,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
         await asyncio.gather(*tasks)
         committer.close()
         await commits
-        arena.close()
+        await arena.close()
 
 
 async def main() -> None:

@@ -31,7 +31,7 @@ import asyncpg  # noqa: E402
 from server.core.calendar import day_start_ms  # noqa: E402
 from server.services.daily import DAILY_VARIANTS  # noqa: E402
 from server.services.leaderboard import Leaderboard  # noqa: E402
-from server.store.boards import STATS_SQL, WON_DAYS_SQL, Board  # noqa: E402
+from server.store.boards import STATS_SQL, WON_DAYS_SQL, Board, BoardStore  # noqa: E402
 from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
 from server.store.migrations import migrate  # noqa: E402
 
@@ -129,7 +129,7 @@ async def measure(url: str, args: argparse.Namespace) -> None:
         await fill(pool, args.entries, args.players, args.days)
         print(f"filled {args.entries:,} attempts in {time.perf_counter() - began:.1f} s")
         now = day_start_ms(LAST_DAY) + 12 * 3_600_000
-        boards = Leaderboard(pool, lambda: now, 3_600_000)
+        boards = Leaderboard(BoardStore(pool), lambda: now, 3_600_000)
         ranked = await pool.fetch(
             "select player_id, variant, day, guild_id from daily_entries where ranked "
             "order by random() limit $1",

@@ -20,6 +20,7 @@ from server.ops.metrics import Metrics
 from server.protocol.errors import ArenaError, ConflictError, GameError, RaceError
 from server.services.games import GameCache, LiveGame
 from server.services.races import RaceService
+from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
 from server.services.solving import SolverHelp
 from server.services.subscriber import Subscriber
@@ -41,6 +42,7 @@ class GameService:
         committer: GroupCommitter,
         games: GameCache,
         races: RaceService,
+        fair_play: FairPlay,
         solver_help: SolverHelp,
         winnability: WinnabilityWatch,
         metrics: Metrics,
@@ -50,6 +52,7 @@ class GameService:
         self.committer = committer
         self.games = games
         self.races = races
+        self.fair_play = fair_play
         self.solver_help = solver_help
         self.winnability = winnability
         self.metrics = metrics
@@ -312,6 +315,8 @@ class GameService:
         live.acknowledged(rows, move_id, now)
         if won:
             self.games.retire(live)
+            if live.sealed_until is not None:  # a daily attempt: counts once reviewed
+                self.fair_play.review_soon([live.game_id])
 
     async def _recover(self, live: LiveGame, room: RaceRoom | None, err: ArenaError) -> None:
         """After a failed commit, rebuild the game from the database (the truth)."""

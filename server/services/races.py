@@ -27,12 +27,14 @@ from server.core.session import SEED_LIMIT, MoveRow, check_game_settings
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, NotFoundError, RaceError
 from server.services.games import GameCache
+from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
 from server.services.solving import SolverPool, winnable_race_seed
 from server.services.subscriber import Subscriber
 from server.store import writes
 from server.store.commit import GroupCommitter
-from server.store.storage import Storage, to_ms
+from server.store.pool import to_ms
+from server.store.storage import Storage
 from server.store.writes import Statement
 
 log = structlog.get_logger(__name__)
@@ -52,11 +54,13 @@ class RaceService:
         committer: GroupCommitter,
         games: GameCache,
         solver: SolverPool,
+        fair_play: FairPlay,
         config: ServerConfig,
         clock: Callable[[], int],
         place: Place,
     ) -> None:
         self.storage = storage
+        self.fair_play = fair_play
         self.committer = committer
         self.games = games
         self.solver = solver
@@ -138,6 +142,11 @@ class RaceService:
             room.send(messages)
             if any(isinstance(e, _CLOCK_EVENTS) for e in events):
                 self._deadlines_changed.set()
+            if any(isinstance(e, p.EndEvent) for e in events):
+                # The winners' results are stored held: they count once recomputed.
+                winners = [r.game_id for r in room.race.racers.values() if r.finished]
+                if winners:
+                    self.fair_play.review_soon(winners)
 
     def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
         race = room.race
@@ -148,7 +157,9 @@ class RaceService:
             if isinstance(event, p.EndEvent):
                 for line in event.ranking:
                     game_id = race.racers[line.player].game_id
-                    statements.append(writes.result(race.race_id, game_id, line))
+                    statements.append(
+                        writes.result(race.race_id, game_id, line, race.settings.ranked)
+                    )
         return statements
 
     def watch(self, room: RaceRoom, subscriber: Subscriber | None) -> None:

@@ -19,12 +19,14 @@ from server.services.leaderboard import Leaderboard
 from server.services.listings import Listings
 from server.services.play import GameService
 from server.services.races import RaceService
+from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.winnability import WinnabilityWatch
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
 from server.store.listings import ListingStore
+from server.store.reviews import Reviews
 from server.store.storage import Storage
 
 
@@ -45,14 +47,16 @@ class Services:
     solver: SolverPool
     solver_help: SolverHelp
     winnability: WinnabilityWatch
+    fair_play: FairPlay
     races: RaceService
     play: GameService
     dailies: Dailies
     boards: Leaderboard
     listings: Listings
 
-    def close(self) -> None:
-        """Stop the solver's worker processes."""
+    async def close(self) -> None:
+        """Let reviews under way finish; stop the solver's worker processes."""
+        await self.fair_play.close()
         self.solver.close()
 
 
@@ -69,8 +73,11 @@ def build_services(
     solver = SolverPool(config.solver_workers)
     solver_help = SolverHelp(solver, config.solver_help_seconds)
     winnability = WinnabilityWatch(solver_help)
-    races = RaceService(storage, committer, games, solver, config, clock, place)
-    play = GameService(storage, committer, games, races, solver_help, winnability, metrics, clock)
+    fair_play = FairPlay(storage, Reviews(storage.pool))
+    races = RaceService(storage, committer, games, solver, fair_play, config, clock, place)
+    play = GameService(
+        storage, committer, games, races, fair_play, solver_help, winnability, metrics, clock
+    )
     daily_limit_ms = config.daily_time_limit_s * 1000
     dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
     return Services(
@@ -82,6 +89,7 @@ def build_services(
         solver=solver,
         solver_help=solver_help,
         winnability=winnability,
+        fair_play=fair_play,
         races=races,
         play=play,
         dailies=dailies,

@@ -22,12 +22,12 @@ from typing import Any
 import asyncpg
 
 from server import protocol as p
-from server.store.storage import _guarded, to_ms
+from server.store.pool import guarded, to_ms
 
 # The attempts of one board: the SQL fragment and its parameters after $1 variant, $2 day.
 _SCOPES = {
-    (True, False): "d.ranked",
-    (True, True): "d.ranked and d.guild_id = $3",
+    (True, False): "d.ranked and d.held is null",
+    (True, True): "d.ranked and d.held is null and d.guild_id = $3",
     (False, False): "not d.ranked",
     (False, True): "not d.ranked and d.guild_id = $3",
 }
@@ -50,16 +50,18 @@ order by r.board_time_ms, r.board_moves, r.entry_id
 """
 
 
-# A player's all-time figures per variant: ranked dailies that are over, and races.
+# A player's all-time figures per variant: ranked dailies that are over, and ranked races;
+# a result held back (``held``: unranked, not yet reviewed, or held for review) counts for
+# nothing (server/services/review.py).
 STATS_SQL = """
 with games as (
     select d.variant, d.status = 'won' as won, d.time_ms, d.moves
     from daily_entries d
-    where d.player_id = $1 and d.ranked and d.status <> 'playing'
+    where d.player_id = $1 and d.ranked and d.held is null and d.status <> 'playing'
     union all
     select e.variant, r.finished, r.time_ms, r.moves
     from results r join entries e on e.id = r.entry_id
-    where r.player_id = $1 and r.race_id is not null
+    where r.player_id = $1 and r.race_id is not null and r.held is null
 )
 select variant, count(*) as games, count(*) filter (where won) as wins,
        min(time_ms) filter (where won) as best_time_ms,
@@ -73,7 +75,7 @@ group by variant order by variant
 # The days a player won their ranked daily, for the streaks.
 WON_DAYS_SQL = """
 select d.variant, d.day from daily_entries d
-where d.player_id = $1 and d.ranked and d.status = 'won'
+where d.player_id = $1 and d.ranked and d.held is null and d.status = 'won'
   and ($2::text is null or d.variant = $2)
 """
 
@@ -84,12 +86,12 @@ TOTALS_SQL = """
 with games as (
     select d.player_id, d.status = 'won' as won, d.time_ms
     from daily_entries d
-    where d.variant = $1 and d.ranked and d.status <> 'playing'
+    where d.variant = $1 and d.ranked and d.held is null and d.status <> 'playing'
       and ($2::text is null or d.guild_id = $2)
     union all
     select r.player_id, r.finished, r.time_ms
     from entries e join results r on r.entry_id = e.id
-    where e.variant = $1 and e.race_id is not null
+    where e.variant = $1 and e.race_id is not null and r.held is null
       and ($2::text is null or e.guild_id = $2)
 )
 select player_id, count(*) as games, count(*) filter (where won) as wins,
@@ -309,7 +311,7 @@ class BoardStore:
 
     # ------------------------------------------------------------ daily boards
 
-    @_guarded
+    @guarded
     async def lines(self, board: Board, limit: int, offset: int) -> tuple[int, list[p.BoardLine]]:
         """The board's total and its lines from ``offset`` (at most ``limit``)."""
         rows = await self.pool.fetch(board.page_sql(), *board.args, limit, offset)
@@ -317,7 +319,7 @@ class BoardStore:
             return int(await self.pool.fetchval(board.count_sql(), *board.args)), []
         return int(rows[0]["total"]), [_line(r) for r in rows]
 
-    @_guarded
+    @guarded
     async def around(self, board: Board, player_id: int, span: int) -> Around:
         """The player's line with ``span`` lines above and below it, and the board's total."""
         rows = await self.pool.fetch(board.around_sql(), *board.args, player_id, span)
@@ -330,13 +332,13 @@ class BoardStore:
 
     # ------------------------------------------------------------ a player's figures
 
-    @_guarded
+    @guarded
     async def player_name(self, player_id: int) -> str | None:
         """A player's display name, or None when there is no such player."""
         name = await self.pool.fetchval("select display_name from players where id=$1", player_id)
         return None if name is None else str(name)
 
-    @_guarded
+    @guarded
     async def names(self, players: list[int]) -> dict[int, str]:
         """The display names of ``players`` (those that exist)."""
         if not players:
@@ -346,7 +348,7 @@ class BoardStore:
         )
         return {row["id"]: row["display_name"] for row in rows}
 
-    @_guarded
+    @guarded
     async def figures(self, player_id: int, variant: str | None) -> PlayerFigures:
         """A player's totals per variant (one variant's, or all) and their won daily days."""
         async with self.pool.acquire() as conn:
@@ -368,14 +370,14 @@ class BoardStore:
         ]
         return PlayerFigures(totals, won_days)
 
-    @_guarded
+    @guarded
     async def all_time_totals(self, variant: str, guild_id: str | None) -> list[PlayerTotals]:
         """Every player's totals on ``variant``'s all-time board (one guild's, or global)."""
         return await self.pool.fetch(TOTALS_SQL, variant, guild_id, record_class=PlayerTotals)
 
     # ------------------------------------------------------------ races
 
-    @_guarded
+    @guarded
     async def race_history(
         self, player_id: int, limit: int, before: int | None
     ) -> list[p.RaceSummary]:
@@ -397,7 +399,7 @@ class BoardStore:
             for r in rows
         ]
 
-    @_guarded
+    @guarded
     async def race(self, race_id: int) -> StoredRace | None:
         """A race's public record, or None."""
         row = await self.pool.fetchrow("select * from races where id=$1", race_id)
@@ -415,7 +417,7 @@ class BoardStore:
             salt=row["salt"],
         )
 
-    @_guarded
+    @guarded
     async def race_results(self, race_id: int) -> list[ResultLine]:
         """A race's stored ranking: ranked lines in order, then the unranked ones."""
         rows = await self.pool.fetch(
@@ -443,7 +445,7 @@ class BoardStore:
 
     # ------------------------------------------------------------ replays
 
-    @_guarded
+    @guarded
     async def replay_game(self, game_id: int) -> ReplayGame | None:
         """A stored game with its player's name, its race's state and its daily day."""
         row = await self.pool.fetchrow(_REPLAY_SQL, game_id)
@@ -462,7 +464,7 @@ class BoardStore:
             day=row["day"],
         )
 
-    @_guarded
+    @guarded
     async def actions(self, game_id: int) -> list[str]:
         """A game's logged actions in order."""
         rows = await self.pool.fetch(

@@ -16,7 +16,8 @@ from decimal import Decimal
 import asyncpg
 
 from server import protocol as p
-from server.store.storage import Storage, _guarded, from_ms
+from server.store.pool import from_ms, guarded
+from server.store.storage import Storage
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,7 @@ class DailyStore:
         """The key the day's candidate seeds are derived under, shared by all processes."""
         return await self._storage.secret("daily")
 
-    @_guarded
+    @guarded
     async def deal(self, variant: str, day: date) -> DailyDeal | None:
         """The deal of ``variant`` on ``day`` if it was stored."""
         row = await self.pool.fetchrow(
@@ -119,7 +120,7 @@ class DailyStore:
         )
         return None if row is None else _deal(row)
 
-    @_guarded
+    @guarded
     async def add_deal(self, proven: ProvenDeal) -> None:
         """Store a day's deal unless one is stored already (another process may have
         chosen the same deal meanwhile; its salt stands)."""
@@ -141,7 +142,7 @@ class DailyStore:
             proven.solver_ms,
         )
 
-    @_guarded
+    @guarded
     async def attempts(self, player_id: int, variant: str, day: date) -> list[p.DailyAttempt]:
         """A player's attempts at ``variant``'s deal of ``day``, first started first."""
         rows = await self.pool.fetch(
@@ -166,13 +167,13 @@ class DailyStore:
             for r in rows
         ]
 
-    @_guarded
+    @guarded
     async def sweep(self, now: int) -> int:
         """Close attempts whose play time ran out before ``now``; returns how many."""
         result = await self.pool.execute(_SWEEP, from_ms(now))
         return int(result.split()[-1])
 
-    @_guarded
+    @guarded
     async def start_attempt(
         self,
         deal: DailyDeal,

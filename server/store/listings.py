@@ -11,7 +11,7 @@ from typing import Any
 import asyncpg
 
 from server import protocol as p
-from server.store.storage import _guarded, from_ms, to_ms
+from server.store.pool import from_ms, guarded, to_ms
 
 # Still being played: the entry is playing, its race (if any) is not finished and its
 # play time (a daily attempt's) has not run out. Index: entries_playing.
@@ -49,7 +49,7 @@ class ListingStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
-    @_guarded
+    @guarded
     async def games_in_play(self, player_id: int, now: int, limit: int) -> list[p.OpenGame]:
         """A player's games still being played at ``now``, newest first, at most ``limit``."""
         rows = await self.pool.fetch(MY_GAMES_SQL, player_id, from_ms(now), limit)
@@ -65,7 +65,7 @@ class ListingStore:
             for row in rows
         ]
 
-    @_guarded
+    @guarded
     async def open_races(
         self, guild_id: str | None, context: dict[str, Any] | None, limit: int
     ) -> list[p.OpenRace]:

@@ -1,20 +1,19 @@
-"""Everything the server reads from and writes to PostgreSQL, outside group commit.
+"""Players, games with their move log, and races, as the server reads and writes them.
 
-Rare, small writes (a new player, race or entry) run here directly; hot writes
-(moves, race events, race state changes) are built here as statements and go
-through ``server.store.commit``. asyncpg's errors become ``UnavailableError`` at this
-boundary, so callers see domain errors only.
+Rare, small writes (a new player, race or entry) run here directly; hot writes (moves,
+race events, race state changes) go through the group commit (``server.store.commit``,
+the statements built in ``server.store.writes``). asyncpg's errors become
+``UnavailableError`` at this boundary (``server.store.pool``), so callers see domain
+errors only.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 import asyncpg
 
@@ -22,61 +21,7 @@ from server.core.identity import Principal
 from server.core.place import ALONE, Place
 from server.core.race import EntryLine, RaceRecord, RaceSettings, RaceState
 from server.protocol.errors import UnavailableError
-
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-def open_pool(database_url: str, max_size: int) -> asyncpg.Pool:
-    """The server's connection pool (``async with`` or await it to open it).
-
-    A connection going back to the pool keeps its session: asyncpg's default reset
-    (``RESET ALL``, ``UNLISTEN *``, advisory locks released, cursors closed) costs a
-    round trip to PostgreSQL on every release, a race created or joined makes several,
-    and no pooled connection changes its session: no ``SET``, no advisory lock (the
-    migrations take theirs on a connection of their own), no ``LISTEN`` (the fan-out
-    has its own connection), no cursor outside a transaction. An open transaction is
-    still rolled back, which asyncpg does before calling ``reset``.
-    """
-    return asyncpg.create_pool(database_url, min_size=2, max_size=max_size, reset=_keep_session)
-
-
-async def _keep_session(_connection: asyncpg.Connection) -> None:
-    """Nothing to undo on release (see ``open_pool``)."""
-
-
-# What a lost database looks like from asyncpg. A pooled connection whose server
-# process was ended can also fail with InternalClientError ("cannot switch to state
-# 15; another operation is in progress", asyncpg issue 1069); the pool then drops it
-# on release, as it does every connection whose reset fails.
-DATABASE_LOST = (
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-    OSError,
-)
-
-
-def _guarded(func: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await func(*args, **kwargs)
-        except DATABASE_LOST as err:
-            raise UnavailableError() from err
-
-    wrapper.__doc__ = func.__doc__
-    wrapper.__name__ = func.__name__
-    return wrapper
-
-
-def to_ms(moment: datetime | None) -> int | None:
-    """A timestamp as server milliseconds since the epoch."""
-    return None if moment is None else round(moment.timestamp() * 1000)
-
-
-def from_ms(ms: int | None) -> datetime | None:
-    """Server milliseconds as a timestamp."""
-    return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
+from server.store.pool import from_ms, guarded, to_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,12 +50,12 @@ class Storage:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
-    @_guarded
+    @guarded
     async def healthy(self) -> bool:
         """True when the database answers a trivial query."""
         return bool(await self.pool.fetchval("select 1", timeout=2))
 
-    @_guarded
+    @guarded
     async def secret(self, name: str = "tokens") -> bytes:
         """The server secret ``name``, created on first use and shared by all processes."""
         await self.pool.execute(
@@ -122,7 +67,7 @@ class Storage:
 
     # ------------------------------------------------------------ players
 
-    @_guarded
+    @guarded
     async def create_guest(self, name: str | None, locale: str) -> Principal:
         """A new guest player; its principal is ``guest:<random>``."""
         user = "guest:" + secrets.token_hex(8)
@@ -142,7 +87,7 @@ class Storage:
             )
         return Principal(player_id, user, name, locale)
 
-    @_guarded
+    @guarded
     async def player(self, player_id: int) -> Principal | None:
         """A stored player, touching their last-seen time."""
         row = await self.pool.fetchrow(
@@ -154,7 +99,7 @@ class Storage:
             return None
         return Principal(row["id"], row["principal"], row["display_name"], row["locale"])
 
-    @_guarded
+    @guarded
     async def discord_player(self, user: str, name: str | None, locale: str | None) -> Principal:
         """The player for a ``discord:<id>`` principal, created or updated with name and locale."""
         row = await self.pool.fetchrow(
@@ -176,7 +121,7 @@ class Storage:
 
     # ------------------------------------------------------------ races and entries
 
-    @_guarded
+    @guarded
     async def create_race(
         self,
         creator_id: int,
@@ -230,7 +175,7 @@ class Storage:
             )
         )
 
-    @_guarded
+    @guarded
     async def create_entry(
         self,
         *,
@@ -266,7 +211,7 @@ class Storage:
             )
         )
 
-    @_guarded
+    @guarded
     async def entry(self, game_id: int) -> EntryRecord | None:
         """A stored game with its action log, or None."""
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
@@ -296,7 +241,7 @@ class Storage:
             sealed_until=to_ms(row["seed_sealed_until"]),
         )
 
-    @_guarded
+    @guarded
     async def race(self, race_id: int) -> RaceRecord | None:
         """A stored race with its entries and its last event, or None.
 
@@ -320,13 +265,13 @@ class Storage:
             )
         return _race_record(row, [_entry_line(e) for e in entries], int(last_seq))
 
-    @_guarded
+    @guarded
     async def open_races(self) -> list[int]:
         """Ids of every race not yet finished (to resume after a restart)."""
         rows = await self.pool.fetch("select id from races where state <> 'finished' order by id")
         return [int(r["id"]) for r in rows]
 
-    @_guarded
+    @guarded
     async def events_after(self, race_id: int, seq: int, limit: int) -> list[asyncpg.Record]:
         """Up to ``limit`` stored events of a race after ``seq``, in order."""
         return list(

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from server import protocol as p
+from server.core.fairness import HELD_UNRANKED, HELD_UNREVIEWED
 from server.core.race import StoredState
-from server.store.storage import from_ms
+from server.store.pool import from_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +53,15 @@ def entry_status(game_id: int, status: str, finished_at: int | None) -> Statemen
     )
 
 
-def result(race_id: int, game_id: int, line: p.Ranked) -> Statement:
-    """Store one line of a race's final ranking."""
+def result(race_id: int, game_id: int, line: p.Ranked, ranked: bool) -> Statement:
+    """Store one line of a race's final ranking. Every line of an unranked race is held
+    back from the boards (``unranked``); a win of a ranked race counts only once the
+    server has recomputed it (server/services/review.py), while a game not won claims
+    nothing to check and counts at once."""
+    held = HELD_UNRANKED if not ranked else HELD_UNREVIEWED if line.finished else None
     return Statement(
         "insert into results (entry_id, race_id, player_id, rank, finished, resigned, time_ms, "
-        "moves, foundation, score) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+        "moves, foundation, score, held) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
         "on conflict (entry_id) do nothing",
         (
             game_id,
@@ -69,5 +74,6 @@ def result(race_id: int, game_id: int, line: p.Ranked) -> Statement:
             line.moves,
             line.foundation,
             line.score,
+            held,
         ),
     )

@@ -36,7 +36,8 @@ from server.services.wiring import Services, build_services, now_ms
 from server.store.commit import GroupCommitter
 from server.store.database import provide_database, redact
 from server.store.migrations import migrate
-from server.store.storage import Storage, open_pool
+from server.store.pool import open_pool
+from server.store.storage import Storage
 from server.transport.connection import Connection
 from server.transport.fanout import Fanout
 from server.transport.handlers import routes
@@ -102,6 +103,8 @@ class ArenaServer:
         self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
         resumed = await services.races.resume_open_races()
         self._tasks.append(asyncio.create_task(services.races.run_clock(), name="race-clock"))
+        reviews = services.fair_play.review_pending()  # what a stop left unreviewed
+        self._tasks.append(asyncio.create_task(reviews, name="fair-play-review"))
         checks = services.winnability.run()
         self._tasks.append(asyncio.create_task(checks, name="winnability-checks"))
         if self.config.daily_prepare_ahead:
@@ -196,7 +199,7 @@ class ArenaServer:
                 await task
         self._tasks.clear()
         if self.services is not None:
-            self.services.close()
+            await self.services.close()
         if self._pool is not None:
             await self._pool.close()
         log.info("stopped")

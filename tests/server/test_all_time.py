@@ -18,6 +18,7 @@ from server import protocol as p
 from server.core.identity import Principal
 from server.protocol.errors import GameError
 from server.services.leaderboard import Leaderboard
+from server.store.boards import BoardStore
 from server.store.migrations import migrate
 
 DAY = date(2026, 3, 14)
@@ -53,8 +54,9 @@ class Games(Store):
             "won" if won else "resigned",
         )
         await self.pool.execute(
+            # a reviewed result of a ranked race: it counts (held is null)
             "insert into results (entry_id, race_id, player_id, rank, finished, time_ms, moves, "
-            "foundation, score) values ($1, $2, $3, 1, $4, $5, 90, 52, 0)",
+            "foundation, score, held) values ($1, $2, $3, 1, $4, $5, 90, 52, 0, null)",
             game,
             race,
             player,
@@ -78,7 +80,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def boards(pool: asyncpg.Pool, clock: Clock) -> Leaderboard:
-    return Leaderboard(pool, clock, 3_600_000)
+    return Leaderboard(BoardStore(pool), clock, 3_600_000)
 
 
 @pytest.fixture

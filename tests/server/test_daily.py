@@ -75,7 +75,7 @@ async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Ser
         finally:
             committer.close()
             await task
-            services.close()
+            await services.close()
 
 
 @pytest.fixture
@@ -227,6 +227,8 @@ class TestAttempt:
             1_000 * len(solution.moves),
             len(solution.moves),
         )
+        await services.fair_play.review([start.game])  # recomputed from the log: it counts
+        assert (await daily_row(services, start.game))["held"] is None
         board = await services.boards.daily_board(ada, p.DailyBoard(variant="yukon"))
         assert [(line.rank, line.name, line.status) for line in board.lines] == [
             (1, "Ada", "won"),

@@ -25,7 +25,7 @@ from server.store.database import (
     unique_database_name,
     with_database,
 )
-from server.store.storage import open_pool
+from server.store.pool import open_pool
 
 
 def _unanswered_url() -> str:

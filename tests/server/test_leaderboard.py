@@ -15,7 +15,7 @@ import pytest
 
 from server.core.calendar import day_start_ms
 from server.services.leaderboard import Leaderboard, streaks
-from server.store.boards import Board
+from server.store.boards import Board, BoardStore
 from server.store.migrations import migrate
 
 DAY = date(2026, 3, 14)
@@ -120,7 +120,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def boards(pool: asyncpg.Pool, clock: Clock) -> Leaderboard:
-    return Leaderboard(pool, clock, 3_600_000)
+    return Leaderboard(BoardStore(pool), clock, 3_600_000)
 
 
 @pytest.fixture
@@ -324,7 +324,7 @@ class TestStreaks:
         for zone in ("Pacific/Kiritimati", "Etc/GMT+12"):
             settings = {"timezone": zone}
             async with asyncpg.create_pool(database_url, server_settings=settings) as pool:
-                (figures,) = await Leaderboard(pool, clock, 3_600_000).stats(player)
+                (figures,) = await Leaderboard(BoardStore(pool), clock, 3_600_000).stats(player)
                 assert figures.current_streak == 2, zone
 
 

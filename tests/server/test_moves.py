@@ -11,7 +11,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 from server.ops.config import ServerConfig
 from server.protocol.errors import UnavailableError
-from server.store.storage import _guarded
+from server.store.pool import guarded
 from server.transport.app import ArenaServer
 
 
@@ -183,7 +183,7 @@ async def test_a_connection_whose_server_process_ended_reads_as_unavailable(
 ) -> None:
     # What asyncpg raises depends on when the cut lands (the test above meets each now
     # and then): every one is the database gone, never an internal error.
-    @_guarded
+    @guarded
     async def read() -> None:
         raise lost
 
