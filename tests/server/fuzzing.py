@@ -311,7 +311,13 @@ DOCUMENTED_CLOSES = frozenset({1000, 1001, 1008, 1009, 4000})
 class Fuzzer:
     """Sends frames on ``connections`` connections at once and keeps the ``Score``."""
 
-    def __init__(self, port: int, seed: int, connections: int = 4, timeout: float = 20.0) -> None:
+    # Seconds an answer may take: the first request for a day's deal waits while the
+    # solver proves one (up to 20 s a candidate), on a machine that may be busy.
+    ANSWER_TIMEOUT = 120.0
+
+    def __init__(
+        self, port: int, seed: int, connections: int = 4, timeout: float = ANSWER_TIMEOUT
+    ) -> None:
         self.url = f"ws://127.0.0.1:{port}/"
         self.seed = seed
         self.connections = connections

@@ -81,3 +81,7 @@ def test_a_nul_in_any_string_is_an_invalid_message(message: dict[str, object]) -
 def test_a_number_past_a_floats_range_is_bad_json() -> None:
     frame = '{"type": "create_race", "id": 6, "variant": "klondike", "context": {"a": 1e999}}'
     assert refused(frame).code == "bad_json"
+
+
+def test_a_raw_nul_is_no_json() -> None:
+    assert refused('{"type": "hello", "protocol": 1, "name": "a\x00b"}').code == "bad_json"
