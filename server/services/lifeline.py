@@ -1,7 +1,8 @@
 """Worker processes that end with their parent: a SIGKILL of the server leaves no orphan.
 
-A worker the server spawns (the solver's, server/solving.py) is not told when the server
-is killed: nothing runs in a process that gets SIGKILL, so it cannot stop its workers.
+A worker the server spawns (the solver's, server/services/solving.py) is not told when
+the server is killed: nothing runs in a process that gets SIGKILL, so it cannot stop its
+workers.
 Left alone, a ``ProcessPoolExecutor`` worker waits on its task queue for ever (it holds
 a write end of that queue itself, so it never reads end-of-file), and multiprocessing's
 resource tracker, which ends when the last process sharing its pipe is gone, waits with
