@@ -9,6 +9,10 @@ BIN := $(VENV)/bin
 # The install also compiles the C extensions, so it is redone when they change.
 BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/native/*.[ch] engine/solver/native/*.[ch])
 
+# The page's browser tests (tests/server/test_web_*.py) drive Debian's chromium through
+# Playwright; it is installed when missing (CI runs as root on Debian).
+CHROMIUM := /usr/bin/chromium
+
 .PHONY: run test
 
 run: $(VENV)/.installed
@@ -16,7 +20,7 @@ run: $(VENV)/.installed
 	@echo "make run: (an embedded PostgreSQL in .embedded-pg/ unless SOLITAIRE_DATABASE_URL is set)"
 	$(BIN)/solitaire serve
 
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev $(CHROMIUM)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -34,3 +38,8 @@ $(VENV)/.installed: $(BUILD_INPUTS) | $(BIN)/python
 $(VENV)/.installed-dev: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable '.[dev]'
 	touch $@
+
+$(CHROMIUM):
+	@echo "make: installing Debian's chromium for the browser tests"
+	if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi

@@ -24,6 +24,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot import card_emoji
 from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, SolitaireCog
 from bot.desk import RaceDesk
@@ -85,6 +86,9 @@ class SolitaireBot(commands.Bot):
         self._reattached = False
 
     async def setup_hook(self) -> None:
+        marks = await card_emoji.install(self)  # logged in: the application id is known
+        if marks is not None:
+            self.table.suits = marks
         await self.tree.set_translator(GermanTranslator())
         await self.add_cog(SolitaireCog(self.table))
         self.add_dynamic_items(BoardButton, BoardSelect, RaceButton)

@@ -3,10 +3,16 @@
 ``text(locale, key, **fields)`` gives a reply; ``error_text(locale, code, message)``
 gives the short message for a server error code (server/protocol/errors.py lists them). A
 locale is "de" for any German Discord locale and "en" for everything else.
+
+One language at a time: a German reply uses German rank letters (A, B, D, K, as the
+seeds and the engine's German reasons write them), an English one A, J, Q, K
+(``rank_text``). A word that follows a number is written ``{count|card|cards}`` in a
+text: the first form when the field is 1, the second otherwise ("1 card", "2 cards").
 """
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 
@@ -39,18 +45,28 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "time": ("⏱️ {time}", "⏱️ {time}"),
     "moves": ("Moves {count}", "Züge {count}"),
     "score": ("Score {count}", "Punkte {count}"),
-    "undos": ("Undos {count}", "Zurück {count}"),
+    "undos": ("Undos {count}", "Rücknahmen {count}"),
     "hints": ("Hints {count}", "Tipps {count}"),
     "deal": ("deal {code}", "Spiel {code}"),
     "outcome_won": ("🏆 **Won!** Every card is home.", "🏆 **Gewonnen!** Alle Karten liegen oben."),
-    "outcome_no_moves": ("No moves left: the game is over.", "Keine Züge mehr: das Spiel ist aus."),
+    "outcome_no_moves": (
+        "No helpful move is left. Undo to try another way, or resign.",
+        "Kein hilfreicher Zug mehr. Nimm Züge zurück und versuche einen anderen Weg, oder gib auf.",
+    ),
     "outcome_resigned": ("You resigned this game.", "Du hast dieses Spiel aufgegeben."),
     "selected": (
         "Moving from **{source}**: pick a target.",
         "Zug von **{source}**: wähle ein Ziel.",
     ),
     "pick_card": ("Pick the card to move", "Wähle die Karte, die ziehen soll"),
-    "card_count": ("{card} ({count} cards)", "{card} ({count} Karten)"),
+    "pick_card_to": (
+        "Pick the card to move to column {target}",
+        "Wähle die Karte, die auf Spalte {target} ziehen soll",
+    ),
+    "card_count": (
+        "{card} ({count} {count|card|cards})",
+        "{card} ({count} {count|Karte|Karten})",
+    ),
     "confirm_resign": ("Really resign? Tap Resign again.", "Wirklich aufgeben? Nochmal tippen."),
     "hint_is": ("Hint: **{move}**", "Tipp: **{move}**"),
     "no_hint": ("No useful move found.", "Kein sinnvoller Zug gefunden."),
@@ -93,8 +109,8 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Seed {seed} (Zusage {commitment}) — prüfe das Spiel selbst.",
     ),
     "standing_line": (
-        "{rank}. {name}: {foundation} cards home, {moves} moves",
-        "{rank}. {name}: {foundation} Karten oben, {moves} Züge",
+        "{rank}. {name}: {foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",
+        "{rank}. {name}: {foundation} {foundation|Karte|Karten} oben, {moves} {moves|Zug|Züge}",
     ),
     "standing_won": ("won in {time}", "gewonnen in {time}"),
     "standing_resigned": ("resigned", "aufgegeben"),
@@ -103,7 +119,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "started": ("The race starts.", "Das Rennen startet."),
     "race_options": (
         "{start} · undo {undo} · hints {hints}",
-        "{start} · Zurück {undo} · Tipps {hints}",
+        "{start} · Rücknahme {undo} · Tipps {hints}",
     ),
     "race_unranked": (
         "unranked (a chosen deal or the solver's help)",
@@ -142,15 +158,18 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "scope_global": ("everyone", "alle"),
     "scope_server": ("this server", "dieser Server"),
     "board_line": ("{rank}. {name}: {result}", "{rank}. {name}: {result}"),
-    "board_won": ("{time}, {moves} moves", "{time}, {moves} Züge"),
+    "board_won": (
+        "{time}, {moves} {moves|move|moves}",
+        "{time}, {moves} {moves|Zug|Züge}",
+    ),
     "board_unfinished": ("not finished", "nicht geschafft"),
-    "board_total": ("{total} players", "{total} Spieler"),
+    "board_total": ("{total} {total|player|players}", "{total} Spieler"),
     "stats_title": ("**Statistics for {name}**", "**Statistik für {name}**"),
     "stats_line": (
-        "{variant}: {wins}/{games} won ({rate}%) · best {best} · streak {streak} "
-        "(longest {longest})",
-        "{variant}: {wins}/{games} gewonnen ({rate} %) · beste {best} · Serie {streak} "
-        "(längste {longest})",
+        "{variant}: {wins}/{games} won ({rate}%) · best {best} · daily streak {streak} "
+        "{streak|day|days} (longest {longest})",
+        "{variant}: {wins}/{games} gewonnen ({rate} %) · beste {best} · Tagesserie {streak} "
+        "{streak|Tag|Tage} (längste {longest})",
     ),
     "daily_started": (
         "Daily deal {date}: {ranked}. Time is up {deadline}.",
@@ -163,23 +182,25 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "help": (
         "**How to read a board**\n"
         "Each line is a column, numbered 1️⃣ to 🔟; its last card is the one you can play. "
-        "🟦 is a face-down card. ♥️ ♦️ are red, ♠️ ♣️ black. The line above the columns shows "
+        "🟦 is a face-down card. Hearts ♡ and diamonds ♢ are red, spades ♠\ufe0e and "
+        "clubs ♣\ufe0e black (grey marks). The line above the columns shows "
         "the stock, the waste (its last card is playable) and the foundations.\n"
         "**How to move**\nTap a column (or Waste / a foundation), then the target that lights "
         "up. Or type a move with /solitaire move, or just send it to me in a DM:\n"
         "• `7 3` or `7>3`: top card of column 7 onto column 3\n"
         "• `7:3>2`: the top three cards of column 7 onto column 2\n"
-        "• `w f`, `7 f`: waste or column 7 to the foundation · `9h 3`: the 9♥️ onto column 3\n"
+        "• `w f`, `7 f`: waste or column 7 to the foundation · `9h 3`: the 9♡ onto column 3\n"
         "• `d`: draw (Spider: deal a row) · `undo`: take back",
         "**So liest du das Spielfeld**\n"
         "Jede Zeile ist eine Spalte, nummeriert 1️⃣ bis 🔟; ihre letzte Karte ist spielbar. "
-        "🟦 ist eine verdeckte Karte. ♥️ ♦️ sind rot, ♠️ ♣️ schwarz. Die Zeile über den Spalten "
+        "🟦 ist eine verdeckte Karte. Herz ♡ und Karo ♢ sind rot, Pik ♠\ufe0e und "
+        "Kreuz ♣\ufe0e schwarz (graue Zeichen). Die Zeile über den Spalten "
         "zeigt Talon, Ablage (ihre letzte Karte ist spielbar) und Fundamente.\n"
         "**So ziehst du**\nTippe eine Spalte (oder Ablage / ein Fundament), dann das Ziel, das "
         "aufleuchtet. Oder tippe einen Zug mit /solitaire move oder schick ihn mir per DM:\n"
         "• `7 3` oder `7>3`: oberste Karte von Spalte 7 auf Spalte 3\n"
         "• `7:3>2`: die obersten drei Karten von Spalte 7 auf Spalte 2\n"
-        "• `w f`, `7 f`: Ablage oder Spalte 7 aufs Fundament · `9h 3`: die 9♥️ auf Spalte 3\n"
+        "• `w f`, `7 f`: Ablage oder Spalte 7 aufs Fundament · `9h 3`: die 9♡ auf Spalte 3\n"
         "• `d`: ziehen (Spider: eine Reihe geben) · `zurück`: Zug zurücknehmen",
     ),
 }
@@ -301,7 +322,7 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "Only the creator can start the race.",
         "Nur wer das Rennen erstellt hat, kann es starten.",
     ),
-    "undo_disabled": ("Undo is off in this race.", "Zurück ist in diesem Rennen aus."),
+    "undo_disabled": ("Undo is off in this race.", "Zurücknehmen ist in diesem Rennen aus."),
     "hints_disabled": ("Hints are off in this race.", "Tipps sind in diesem Rennen aus."),
     "solver_help_disabled": (
         "The solver's help is off in this game.",
@@ -368,10 +389,24 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
 REASON_CODES: Final = frozenset({"invalid_move", "illegal_move", "ambiguous_move"})
 
 
+_PLURAL: Final = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+# Rank letters that differ by language (the view's cards use the English ones).
+GERMAN_RANKS: Final[dict[str, str]] = {"J": "B", "Q": "D"}
+
+
 def text(locale: str, key: str, **fields: object) -> str:
-    """The reply ``key`` in ``locale`` with ``fields`` filled in."""
+    """The reply ``key`` in ``locale`` with ``fields`` filled in (and ``{n|one|many}``
+    made the word for the number in field ``n``)."""
     english, german = TEXTS[key]
-    return (german if locale == "de" else english).format(**fields)
+    template = german if locale == "de" else english
+    template = _PLURAL.sub(lambda m: m[2] if fields[m[1]] == 1 else m[3], template)
+    return template.format(**fields)
+
+
+def rank_text(rank: str, locale: str) -> str:
+    """A rank as the player's language writes it: ``Q`` → ``D`` in German, ``10`` stays."""
+    return GERMAN_RANKS.get(rank, rank) if locale == "de" else rank
 
 
 def variant_name(locale: str, variant: str) -> str:

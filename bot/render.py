@@ -3,10 +3,17 @@
 One line per column, which reads on a phone for every variant (Spider's ten
 columns side by side would not): a keycap names the column, 🟦 stands for each
 face-down card (the view gives only their number, so nothing else could be
-shown), and face-up cards follow, suit emoji making hearts and diamonds red and
-spades and clubs black. No code blocks anywhere, since emoji do not render in
-them. Every reachable position fits Discord's 2,000 characters of message content
-(tests/bot/test_render.py checks this over random games of every variant).
+shown), and face-up cards follow, rank then suit mark. No code blocks anywhere,
+since emoji do not render in them. Every reachable position fits Discord's 2,000
+characters of message content (tests/bot/test_render.py checks this over random
+games of every variant).
+
+Suit marks: Discord's own ♠️ ♣️ emoji vanish on its dark themes (bot/palette.py), so
+boards never use them. With the application's card emoji (bot/card_emoji.py, a red
+and a slate mark readable on every theme) a suit is ``<:sa_h:…>``; such a mark costs
+about 25 units of the 2,000, so a board too long with them falls back to the text
+marks. The text marks are the theme's own text colour: ``♡ ♢`` (outlined) for the
+red suits, ``♠︎ ♣︎`` (filled, asked for as text, not emoji, by U+FE0E) for the black.
 
 Discord counts length in UTF-16 code units; ``discord_length`` does the same.
 """
@@ -16,14 +23,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from bot.i18n import text, variant_name
+from bot.i18n import rank_text, text, variant_name
 
 CONTENT_LIMIT: Final = 2000
 EMBED_LIMIT: Final = 4096
 
 FACE_DOWN: Final = "🟦"
 EMPTY: Final = "▫️"
-SUIT_EMOJI: Final = {"c": "♣️", "d": "♦️", "h": "♥️", "s": "♠️"}
+# The suits in the theme's text colour (see above); red ones outlined.
+TEXT_SUITS: Final[Mapping[str, str]] = {"c": "♣\ufe0e", "d": "♢", "h": "♡", "s": "♠\ufe0e"}
 KEYCAPS: Final = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 POINTER: Final = "👉"
 TARGET: Final = "🎯"
@@ -34,9 +42,10 @@ def discord_length(content: str) -> int:
     return len(content.encode("utf-16-le")) // 2
 
 
-def card_text(card: str) -> str:
-    """A face-up card: rank and suit emoji, ``9h`` → ``9♥️``."""
-    return card[:-1] + SUIT_EMOJI[card[-1]]
+def card_text(card: str, suits: Mapping[str, str] = TEXT_SUITS, locale: str = "en") -> str:
+    """A face-up card: rank in the player's language and suit mark, ``9h`` → ``9♡``,
+    ``Qs`` → ``Q♠︎`` (German ``D♠︎``)."""
+    return rank_text(card[:-1], locale) + suits[card[-1]]
 
 
 def column_label(number: int) -> str:
@@ -95,6 +104,7 @@ def render_board(
     notice: str | None = None,
     elapsed_ms: int | None = None,
     now_ms: int | None = None,
+    suits: Mapping[str, str] = TEXT_SUITS,
 ) -> str:
     """The whole board: title, stock and foundations, columns, counters, outcome.
 
@@ -108,27 +118,43 @@ def render_board(
         elapsed_ms: race time to show, when the caller knows it.
         now_ms: the bot's clock (server epoch ms); without ``elapsed_ms`` the time is
             the view's game clock (``started_at`` to ``finished_at`` or now).
+        suits: the suit marks (the application's card emoji); the text marks when
+            the board would not fit with them.
     """
     if elapsed_ms is None:
         elapsed_ms = game_time(view, now_ms)
+    content = _board(view, locale, selected, size, notice, elapsed_ms, suits)
+    if suits is not TEXT_SUITS and discord_length(content) > CONTENT_LIMIT:
+        content = _board(view, locale, selected, size, notice, elapsed_ms, TEXT_SUITS)
+    if discord_length(content) > CONTENT_LIMIT:  # only a very long notice can do this
+        content = content[: CONTENT_LIMIT - 1] + "…"
+    return content
+
+
+def _board(
+    view: Mapping[str, Any],
+    locale: str,
+    selected: str | None,
+    size: int | None,
+    notice: str | None,
+    elapsed_ms: int | None,
+    suits: Mapping[str, str],
+) -> str:
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     targets = targets_of(legal.get(selected, []), size) if selected else set()
     lines = [_title(view, locale)]
-    lines += _top(view, locale, selected, targets)
+    lines += _top(view, locale, selected, targets, suits)
     for number, column in enumerate(view["tableau"], start=1):
         key = str(number)
         mark = POINTER if key == selected else TARGET if key in targets else ""
-        lines.append(f"{column_label(number)}{mark} {_column(column)}")
+        lines.append(f"{column_label(number)}{mark} {_column(column, suits, locale)}")
     lines.append(_counters(view, locale, elapsed_ms))
     outcome = _outcome(view, locale)
     if outcome:
         lines.append(outcome)
     if notice:
         lines.append(notice)
-    content = "\n".join(lines)
-    if discord_length(content) > CONTENT_LIMIT:  # only a very long notice can do this
-        content = content[: CONTENT_LIMIT - 1] + "…"
-    return content
+    return "\n".join(lines)
 
 
 def _title(view: Mapping[str, Any], locale: str) -> str:
@@ -140,7 +166,11 @@ def _title(view: Mapping[str, Any], locale: str) -> str:
 
 
 def _top(
-    view: Mapping[str, Any], locale: str, selected: str | None, targets: set[str]
+    view: Mapping[str, Any],
+    locale: str,
+    selected: str | None,
+    targets: set[str],
+    suits: Mapping[str, str],
 ) -> list[str]:
     """The line(s) above the columns: stock, waste, foundations or removed runs."""
     parts = []
@@ -150,7 +180,7 @@ def _top(
             parts.append(text(locale, "deals_left", count=view["deals_left"]))
     waste = view.get("waste")
     if waste is not None:
-        part = _waste(waste, locale)
+        part = _waste(waste, locale, suits)
         limit = (view.get("options") or {}).get("passes") or 0
         if limit:
             part += " · " + text(locale, "pass", number=view.get("passes", 0) + 1, limit=limit)
@@ -161,7 +191,8 @@ def _top(
     elif view.get("foundations"):
         piles = []
         for index, pile in enumerate(view["foundations"], start=1):
-            shown = card_text(pile["top"]) if pile.get("top") else _empty_foundation(pile)
+            top = pile.get("top")
+            shown = card_text(top, suits, locale) if top else _empty_foundation(pile, suits)
             mark = POINTER if selected == f"f{index}" else ""
             piles.append(mark + shown)
         head = (TARGET if "f" in targets else "") + text(locale, "foundations")
@@ -169,22 +200,22 @@ def _top(
     return lines
 
 
-def _waste(waste: Mapping[str, Any], locale: str) -> str:
+def _waste(waste: Mapping[str, Any], locale: str, suits: Mapping[str, str]) -> str:
     if not waste["count"]:
         return text(locale, "waste_empty")
-    cards = [card_text(c) for c in waste["visible"]]
+    cards = [card_text(c, suits, locale) for c in waste["visible"]]
     cards[-1] = f"**{cards[-1]}**"
     return text(locale, "waste", count=waste["count"]) + ": " + " ".join(cards)
 
 
-def _empty_foundation(pile: Mapping[str, Any]) -> str:
+def _empty_foundation(pile: Mapping[str, Any], suits: Mapping[str, str]) -> str:
     suit = pile.get("suit")
-    return f"{EMPTY}{SUIT_EMOJI[suit]}" if suit else EMPTY
+    return f"{EMPTY}{suits[suit]}" if suit else EMPTY
 
 
-def _column(column: Mapping[str, Any]) -> str:
+def _column(column: Mapping[str, Any], suits: Mapping[str, str], locale: str) -> str:
     down = FACE_DOWN * int(column["down"])
-    up = " ".join(card_text(c) for c in column["up"])
+    up = " ".join(card_text(c, suits, locale) for c in column["up"])
     if not down and not up:
         return EMPTY
     return f"{down} {up}".strip()

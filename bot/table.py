@@ -25,7 +25,7 @@ from bot.desk import RaceDesk
 from bot.figures import render_all_time, render_leaderboard, render_stats
 from bot.i18n import error_text, locale_of, text
 from bot.races import render_race
-from bot.render import render_board
+from bot.render import TEXT_SUITS, render_board
 from bot.views import board_view, race_view, split_selection
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,9 @@ class Table:
         # something unasked; and the games the server proved lost where they stand.
         self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
         self.lost: set[int] = set()
+        # How boards write the suits: the application's card emoji once installed
+        # (bot/card_emoji.py), else the text marks.
+        self.suits: Mapping[str, str] = TEXT_SUITS
         self._redraws: set[asyncio.Task[None]] = set()
         client.on_notice = self.on_notice
 
@@ -141,8 +144,11 @@ class Table:
         sel: str = "",
         notice: str | None = None,
         confirm_resign: bool = False,
+        target: str | None = None,
     ) -> tuple[str, discord.ui.View | None]:
-        """The board message (text and buttons) from a server reply carrying a view."""
+        """The board message (text and buttons) from a server reply carrying a view;
+        ``target``: a column the selected source reaches with several cards, whose
+        card the player picks next."""
         if reply.get("played"):
             self.lost.discard(game)  # a new position: the old verdict is void
         lost = game in self.lost
@@ -164,6 +170,7 @@ class Table:
             notice=notice,
             elapsed_ms=elapsed,
             now_ms=now if race is None else None,
+            suits=self.suits,
         )
         buttons = board_view(
             game,
@@ -174,6 +181,7 @@ class Table:
             allow_undo=race.allow_undo if race else True,
             allow_hints=race.allow_hints if race else True,
             lost=lost,
+            target=target,
         )
         return content, buttons
 
@@ -234,16 +242,23 @@ class Table:
         await interaction.response.defer()
         actor = self.actor(interaction)
         self.games[actor.user_id] = game
-        new_sel, notice, confirm = "", None, False
+        new_sel, notice, confirm, target = "", None, False, None
         try:
             if op == "s":
                 reply = await self.client.request("get_view", actor, game=game)
                 new_sel = sel or arg
                 source, _ = split_selection(new_sel)
                 notice = text(actor.locale, "selected", source=source)
-            elif op == "t" and arg == "?":
+            elif op == "t" and arg.startswith("?"):
+                # Several cards of the source reach the target: the menu offers them.
+                # (A bare "?" comes from a board drawn before targets carried their pile.)
                 reply = await self.client.request("get_view", actor, game=game)
-                new_sel, notice = sel, text(actor.locale, "pick_card")
+                new_sel, target = sel, arg[1:] or None
+                notice = (
+                    text(actor.locale, "pick_card_to", target=target)
+                    if target
+                    else text(actor.locale, "pick_card")
+                )
             elif op == "t" or op == "d":
                 move = arg if op == "t" else "d"
                 reply = await self.client.request(
@@ -283,7 +298,13 @@ class Table:
                     await self.send(interaction, notice)
                     return
         content, view = self.board(
-            game, reply, actor.locale, sel=new_sel, notice=notice, confirm_resign=confirm
+            game,
+            reply,
+            actor.locale,
+            sel=new_sel,
+            notice=notice,
+            confirm_resign=confirm,
+            target=target,
         )
         await interaction.edit_original_response(content=content, view=view)
         self._remember(

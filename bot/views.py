@@ -9,9 +9,16 @@ view (``legal_moves``), and the server decides whether a move is legal.
 Custom ids (Discord allows 100 characters):
     ``sa|b|<game>|<op>|<arg>|<sel>``  board button; op s(ource) t(arget) c(ancel)
         d(raw) u(ndo) h(int) x (finish) r(esign) R (resign confirmed); ``sel`` is the
-        selected source with an optional size, ``7`` or ``7.3``
+        selected source with an optional size, ``7`` or ``7.3``; a target's ``arg``
+        is its move (``7:3>2``), or ``?2`` when several cards of the source could go
+        to column 2 and the player picks which
     ``sa|k|<game>|<source>``           board menu: which card of a column moves
+    ``sa|k|<game>|<source>|<target>``  board menu: which card of it goes to ``target``
+        (choosing one plays the move)
     ``sa|r|<race>|<op>``               race message: join, leave, start, board
+
+Discord refuses a message whose custom ids repeat, disabled items included, so every
+id on a board names its own pile or move.
 """
 
 from __future__ import annotations
@@ -46,10 +53,15 @@ def board_view(
     allow_undo: bool = True,
     allow_hints: bool = True,
     lost: bool = False,
+    target: str | None = None,
 ) -> discord.ui.View | None:
-    """The buttons under a board (None once the game is over); a game the server
-    proved lost offers to jump back to its last winnable move."""
-    if view.get("outcome") or view.get("status", "playing") != "playing":
+    """The buttons under a board (None once the game is won or resigned); a game the
+    server proved lost offers to jump back to its last winnable move. "No more moves"
+    does not end a game (the server keeps it playing): its board keeps every button, so
+    the player can undo, jump back or resign. With ``target`` (a column several cards
+    of the selected source could go to) the menu lists those cards, and choosing one
+    plays its move."""
+    if view.get("outcome") == "won" or view.get("status", "playing") != "playing":
         return None
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     source, size = split_selection(sel)
@@ -65,9 +77,14 @@ def board_view(
         row = index // 5
         ui.add_item(_pile_button(game, pile, legal, source, size, moves, locale, row))
     rows = (len(piles) + 4) // 5
+    if target is not None:
+        moves = [m for m in moves if m.endswith(f">{target}")]
     sizes = sorted({move_size(m.split(">")[0]) for m in moves if ">" in m})
-    if source and len(sizes) > 1 and source.isdigit():
-        ui.add_item(BoardSelect.make(game, source, sizes, size, view, locale, row=rows))
+    if source and source.isdigit() and (len(sizes) > 1 or (target and sizes)):
+        chosen = None if target else size
+        ui.add_item(
+            BoardSelect.make(game, source, sizes, chosen, view, locale, row=rows, target=target)
+        )
         rows += 1
     controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, rows)
     for button in controls:
@@ -99,7 +116,9 @@ def _pile_button(
     matching = [m for m in moves if m.endswith(f">{target}")]
     if size is not None:
         matching = [m for m in matching if move_size(m.split(">")[0]) == size]
-    arg = matching[0] if len(matching) == 1 else "?"
+    # Several cards of the source could go there (runs of several sizes onto an empty
+    # column, say): the button names its target, and the player picks the card next.
+    arg = matching[0] if len(matching) == 1 else f"?{target}"
     return BoardButton(game, "t", arg, sel, label=label, style="success", row=row)
 
 
@@ -134,7 +153,7 @@ def _controls(
         )
     if allow_undo:
         buttons.append(BoardButton(game, "u", "", "", label=text(locale, "btn_undo"), row=row))
-    if allow_undo and lost:  # never with Finish: a game that can finish is won
+    if allow_undo and lost and not view.get("can_finish"):  # a game that can finish is won
         label = text(locale, "btn_jump_back")
         buttons.append(BoardButton(game, "j", "", "", label=label, style="primary", row=row))
     if allow_hints:
@@ -198,9 +217,10 @@ class BoardButton(
 
 class BoardSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"sa\|k\|(?P<game>\d+)\|(?P<source>\d+)",
+    template=r"sa\|k\|(?P<game>\d+)\|(?P<source>\d+)(?:\|(?P<target>\d+))?",
 ):
-    """Which card of a column to move (Yukon moves any face-up card with those above it)."""
+    """Which card of a column to move (Yukon moves any face-up card with those above it);
+    with a target, which card goes there (choosing plays the move)."""
 
     def __init__(
         self,
@@ -209,10 +229,12 @@ class BoardSelect(
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
         row: int | None = None,
+        target: str | None = None,
     ) -> None:
-        self.game, self.source = game, source
+        self.game, self.source, self.target = game, source, target
+        suffix = f"|{target}" if target else ""
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"sa|k|{game}|{source}",
+            custom_id=f"sa|k|{game}|{source}{suffix}",
             options=options or [discord.SelectOption(label="1", value="1")],
             placeholder=placeholder,
             row=row,
@@ -233,17 +255,20 @@ class BoardSelect(
         view: Mapping[str, Any],
         locale: str,
         row: int,
+        target: str | None = None,
     ) -> BoardSelect:
-        """The menu of the cards that can lead a move out of column ``source``."""
+        """The menu of the cards that can lead a move out of column ``source`` (to
+        ``target`` when given)."""
         up = view["tableau"][int(source) - 1]["up"]
         options = []
         for size in sizes[:25]:
-            card = card_text(up[-size]) if size <= len(up) else "?"
+            card = card_text(up[-size], locale=locale) if size <= len(up) else "?"
             label = text(locale, "card_count", card=card, count=size)
             options.append(
                 discord.SelectOption(label=label, value=str(size), default=size == chosen)
             )
-        return cls(game, source, options, text(locale, "pick_card"), row)
+        placeholder = text(locale, "pick_card_to", target=target) if target else None
+        return cls(game, source, options, placeholder or text(locale, "pick_card"), row, target)
 
     @classmethod
     async def from_custom_id(
@@ -253,15 +278,24 @@ class BoardSelect(
         match: re.Match[str],
         /,
     ) -> BoardSelect:
-        return cls(int(match["game"]), match["source"])
+        return cls(int(match["game"]), match["source"], target=match["target"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values or ["1"]
-        sel = f"{self.source}.{values[0]}"
+        size = int(values[0]) if values[0].isdigit() else 1
+        sel = f"{self.source}.{size}"
         table = interaction.client.table
-        await table.guarded(
-            interaction, table.board_press(interaction, self.game, "s", self.source, sel)
-        )
+        if self.target:  # the target was tapped first: this card's move is played
+            move = move_text(self.source, size, self.target)
+            press = table.board_press(interaction, self.game, "t", move, sel)
+        else:
+            press = table.board_press(interaction, self.game, "s", self.source, sel)
+        await table.guarded(interaction, press)
+
+
+def move_text(source: str, size: int, target: str) -> str:
+    """The canonical move of ``size`` cards from ``source`` to ``target``: ``7:3>2``, ``7>2``."""
+    return f"{source}:{size}>{target}" if size > 1 else f"{source}>{target}"
 
 
 def race_view(race: int, state: str, locale: str, start_mode: str) -> discord.ui.View | None:

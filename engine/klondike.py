@@ -16,7 +16,7 @@ from typing import ClassVar
 from engine import _legal
 from engine.cards import KING, RANK, RED, SUIT
 from engine.deal import shuffled
-from engine.moves import FOUNDATION, WASTE, Move
+from engine.moves import FOUNDATION, WASTE, Move, is_foundation_source
 from engine.position import Pile, Position
 from engine.rules import HOME_BY_SUIT, UNIT_ALTERNATING, OptionValue, Rules, alternating_tables
 from engine.text import card_label, colour_word, rank_label
@@ -123,23 +123,46 @@ class Klondike(Rules):
 
     def is_stuck(self, pos: Position, legal: list[Move]) -> bool:
         """The seed's "no more moves" (000): no helpful move in the tableau or from
-        the waste, and no pass through the stock brings a new card within reach.
+        the waste, no pass through the stock brings a new card within reach, and no
+        card taken back from a foundation opens play.
 
         Helpful: any move to a foundation; a column move that takes the whole face-up
         run and so turns up a card or empties a column (unless a King-led run would
         just go from one empty column to another); a part-run move that frees a card
         for its foundation; and any waste or stock card that reaches a column or a
-        foundation. Moves back from the foundations do not count, as the seed names
-        only the tableau and the waste.
+        foundation. A card back from a foundation is not helpful in itself, but the
+        seed says to check "mögliche Fundamentzüge" before giving up: when the card it
+        puts on a column takes a waste or stock card or a helpful column move, the
+        game goes on (``_opens_play``).
         """
-        if self.is_won(pos):
+        if self.is_won(pos) or self._helpful(pos, legal):
             return False
+        return not any(
+            self._opens_play(pos, move) for move in legal if is_foundation_source(move.source)
+        )
+
+    def _helpful(self, pos: Position, legal: list[Move]) -> bool:
+        """Whether one of ``legal`` helps, or the stock brings a card that fits now."""
         for move in legal:
             if move.target == FOUNDATION or move.source == WASTE:
-                return False
+                return True
             if move.source >= 0 and self._helpful_column_move(pos, move):
-                return False
-        return not _legal.stock_playable(self._moves_spec, pos, self.draw, self.passes)
+                return True
+        return _legal.stock_playable(self._moves_spec, pos, self.draw, self.passes)
+
+    def _opens_play(self, pos: Position, back: Move) -> bool:
+        """Whether the card ``back`` takes from a foundation onto a column lets play
+        go on, in a position where nothing else helps. Only that card is new (a
+        foundation lower by one takes nothing it did not take before), so what helps
+        after it is a card going onto it: from the waste, the stock or a column. The
+        card going home again, or another foundation card coming down, does not count."""
+        after = self.apply(pos, back)
+        onward = [
+            move
+            for move in self.legal_moves(after)
+            if move.target != FOUNDATION and not is_foundation_source(move.source)
+        ]
+        return self._helpful(after, onward)
 
     def interpreted_stock_playable(self, pos: Position) -> bool:
         """Whether a card the stock brings within reach fits somewhere now: the last

@@ -21,7 +21,7 @@ from engine.deal import shuffled
 from engine.moves import Move
 from engine.position import Pile, Position
 from engine.rules import HOME_NONE, UNIT_SUITED_RUN, OptionValue, Rules
-from engine.text import card_label, rank_label
+from engine.text import a_rank, card_label, rank_label
 
 _SUITS_IN_PLAY = {1: (SPADES,), 2: (HEARTS, SPADES), 4: (0, 1, 2, 3)}
 LAYOUTS: dict[str, tuple[int, ...]] = {
@@ -98,9 +98,10 @@ class Spider(Rules):
                 f"{card_label(card, 'en')} can only go to an empty pile.",
                 f"{card_label(card, 'de')} darf nur auf einen freien Platz.",
             )
-        above_en, above_de = rank_label(RANK[card] + 1, "en"), rank_label(RANK[card] + 1, "de")
+        above_de = rank_label(RANK[card] + 1, "de")
         return (
-            f"{card_label(card, 'en')} only fits on a {above_en} (any suit) or an empty pile.",
+            f"{card_label(card, 'en')} only fits on {a_rank(RANK[card] + 1)} (any suit) or an "
+            "empty pile.",
             f"{card_label(card, 'de')} passt nur auf eine {above_de} (jede Farbe) oder "
             "einen freien Platz.",
         )

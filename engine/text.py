@@ -20,6 +20,12 @@ def rank_label(rank: int, locale: str) -> str:
     return names[rank - 1]
 
 
+def a_rank(rank: int) -> str:
+    """An English rank with its article: ``a 9``, ``an 8``, ``an A``."""
+    label = rank_label(rank, "en")
+    return f"{'an' if label in ('8', 'A') else 'a'} {label}"
+
+
 def card_label(card: int, locale: str) -> str:
     """A card suit first, as the seeds write it: ``♠9``, ``♥D``."""
     return SUIT_SYMBOLS[SUIT[card]] + rank_label(RANK[card], locale)

@@ -38,6 +38,7 @@ from server.store.database import provide_database, redact
 from server.store.migrations import migrate
 from server.store.pool import open_pool
 from server.store.storage import Storage
+from server.transport import static
 from server.transport.connection import Connection
 from server.transport.fanout import Fanout
 from server.transport.handlers import routes
@@ -174,7 +175,7 @@ class ArenaServer:
             response = connection.respond(HTTPStatus.OK, self.metrics.render())
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
-        return None
+        return static.respond(request)
 
     async def stop(self) -> None:
         """Stop accepting, commit what is pending, close clients with 1001, release all."""

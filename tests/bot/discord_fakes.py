@@ -5,6 +5,8 @@ Discord itself is unreachable in tests. These fakes have the surface the bot use
 whose messages can be edited) and keep every message with its buttons, so tests
 can read what a user would see and press buttons the way discord.py dispatches
 them: the item is rebuilt from its custom id alone (as after a bot restart).
+Every message and every edit is held to Discord's limits (tests/bot/discord_rules.py),
+so a board Discord would refuse fails the test that draws it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord_rules import check_message
 
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
@@ -35,6 +38,7 @@ class FakeMessage:
     edits: int = 0
 
     async def edit(self, *, content: str | None = None, view: Any = ...) -> FakeMessage:
+        check_message(content, self.view if view is ... else view)
         if content is not None:
             self.content = content
         if view is not ...:
@@ -159,7 +163,7 @@ class FakeInteraction:
         self.original: FakeMessage | None = None  # a command's deferred response
 
     def record(self, content: str, view: Any, ephemeral: bool) -> FakeMessage:
-        assert len(content) <= 2000
+        check_message(content, view)
         message = FakeMessage(content, view, ephemeral)
         self.sent.append(message)
         if not ephemeral:

@@ -9,6 +9,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, press, until
+from discord_rules import check_message
 
 import engine
 from bot.app import BotSettings, SettingsError, run
@@ -118,6 +119,7 @@ class FakeDM:
     sent: list[tuple[str, Any]] = field(default_factory=list)
 
     async def send(self, content: str, view: Any = None) -> None:
+        check_message(content, view)
         self.sent.append((content, view))
 
 

@@ -15,6 +15,7 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, un
 
 import engine
 from bot.cog import SolitaireCog
+from bot.render import render_board
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
 CARLA = FakeUser(701, "Carla")
@@ -75,6 +76,13 @@ class TestPlay:
         board = await practice(bot, DIETER, KLONDIKE, 5)
         assert "⏱️ 1:23 · Züge 0" in board.content
 
+    async def test_boards_use_the_applications_card_emoji_once_installed(self, bot: Bot) -> None:
+        bot.table.suits = {s: f"<:sa_{s}:14{n}0000000000000000>" for n, s in enumerate("cdhs")}
+        board = await practice(bot, CARLA, KLONDIKE, 5)
+        top = engine.new_game("klondike", seed=5).view()["tableau"][0]["up"][-1]
+        assert f"1️⃣ {top[:-1]}<:sa_{top[-1]}:14" in board.content
+        assert "♡" not in board.content and "♢" not in board.content
+
     async def test_bad_deal_code_is_a_clear_message(self, bot: Bot) -> None:
         done = await call(bot, "play", CARLA, variant=KLONDIKE, deal="no such!")
         assert done.sent[0].ephemeral and "is not a deal code" in done.sent[0].content
@@ -119,6 +127,51 @@ class TestBoardButtons:
         }
         lit = set(board.enabled()) - {"Undo", "Hint", "Resign", source}
         assert lit == {"→ Foundation" if t == "f" else t for t in wanted}
+
+    async def test_a_target_several_cards_reach_asks_which_then_plays_it(self, bot: Bot) -> None:
+        """Yukon deal 1: two cards of column 6 can go onto column 4 (6:2>4 and 6:3>4).
+        Column 4's button says it moves there: its id names column 4 (no other button
+        shares it), and the menu it brings up plays the chosen card's move."""
+        game = engine.new_game("yukon", seed=1)
+        assert {"6:2>4", "6:3>4"} <= set(game.view()["legal_moves"]["6"])
+        board = await practice(bot, CARLA, YUKON, 1)
+        await press(bot.fake, CARLA, board, "6")
+        assert board.find("4").item.custom_id.endswith("|t|?4|6")
+        await press(bot.fake, CARLA, board, "4")
+        menu = board.find("select")
+        assert menu.item.custom_id.endswith("|6|4")
+        assert menu.item.placeholder == "Pick the card to move to column 4"
+        assert [o.value for o in menu.item.options] == ["2", "3"]
+        await press(bot.fake, CARLA, board, "select", value="3")
+        game.play("6:3>4")
+        assert "Moves 1" in board.content
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
+
+    async def test_no_more_moves_is_a_notice_and_the_board_keeps_its_way_out(
+        self, bot: Bot
+    ) -> None:
+        """Klondike deal 47 with one pass through the stock: once it is drawn through,
+        nothing helps. The game goes on (the server keeps it playing): the board says
+        so and keeps Undo and Resign, which both work."""
+        done = await call(
+            bot,
+            "play",
+            CARLA,
+            variant=KLONDIKE,
+            deal=engine.deal_code(47),
+            passes=Choice(name="1 pass", value=1),
+        )
+        [board] = done.sent
+        for _ in range(24):
+            await press(bot.fake, CARLA, board, "Draw")
+        assert "No helpful move is left. Undo to try another way, or resign." in board.content
+        assert {"Undo", "Hint", "Resign"} <= set(board.enabled())
+        await press(bot.fake, CARLA, board, "Undo")
+        assert "Moves 23" in board.content and "No helpful move" not in board.content
+        await press(bot.fake, CARLA, board, "Draw")
+        await press(bot.fake, CARLA, board, "Resign")
+        await press(bot.fake, CARLA, board, "Resign")
+        assert "You resigned this game." in board.content and board.view is None
 
     async def test_resign_asks_first_then_ends_the_game(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, KLONDIKE, 8)

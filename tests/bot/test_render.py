@@ -28,7 +28,9 @@ from bot.render import (
 )
 
 VARIANTS = sorted(engine.VARIANTS)
-CARD = re.compile(r"(?:10|[2-9AJQK])(?:♣️|♦️|♥️|♠️)")
+CARD = re.compile("(?:10|[2-9AJQKBD])(?:♣\ufe0e|♢|♡|♠\ufe0e)")
+# The application's card emoji as Discord writes them (ids are 17 to 20 digits).
+APP_SUITS = {s: f"<:sa_{s}:13{n}0000000000000000>" for n, s in enumerate("cdhs")}
 
 
 def random_view(variant: str, seed: int, steps: int, chooser: random.Random) -> dict[str, Any]:
@@ -72,7 +74,7 @@ class TestEveryVariant:
             column_lines(board, len(view["tableau"])), view["tableau"], strict=True
         ):
             assert line.count(FACE_DOWN) == column["down"]
-            assert CARD.findall(line) == [card_text(c) for c in column["up"]]
+            assert CARD.findall(line) == [card_text(c, locale=locale) for c in column["up"]]
 
     @pytest.mark.parametrize("variant", VARIANTS)
     def test_every_card_on_the_table_still_fits(self, variant: str) -> None:
@@ -98,11 +100,37 @@ class TestEveryVariant:
         assert discord_length(board) <= CONTENT_LIMIT
 
 
-class TestLayout:
-    def test_red_and_black_suits_are_emoji(self) -> None:
-        assert card_text("9h") == "9♥️" and card_text("10d") == "10♦️"
-        assert card_text("Qs") == "Q♠️" and card_text("Ac") == "A♣️"
+class TestSuitMarks:
+    def test_text_marks_never_use_discords_dark_suit_emoji(self) -> None:
+        """Red suits outlined, black ones filled and asked for as text (U+FE0E), all in
+        the theme's text colour; never the ♠️ ♣️ emoji drawn in #31373D."""
+        assert card_text("9h") == "9♡" and card_text("10d") == "10♢"
+        assert card_text("Qs") == "Q♠\ufe0e" and card_text("Ac") == "A♣\ufe0e"
+        for variant in VARIANTS:
+            board = render_board(engine.new_game(variant, seed=3).view(), "en")
+            assert not {"♠\ufe0f", "♣\ufe0f", "♥\ufe0f", "♦\ufe0f"} & set(
+                board[i : i + 2] for i in range(len(board))
+            )
+            for black in "♠♣":  # never bare, which Discord may draw as its emoji
+                assert board.count(black) == board.count(black + "\ufe0e")
 
+    def test_the_applications_card_emoji_when_the_board_fits(self) -> None:
+        view = engine.new_game("klondike", seed=5).view()
+        board = render_board(view, "en", suits=APP_SUITS)
+        top = view["tableau"][6]["up"][-1]
+        assert column_lines(board, 7)[6].endswith(top[:-1] + APP_SUITS[top[-1]])
+        assert "♡" not in board and "♢" not in board
+
+    def test_a_board_too_long_with_the_emoji_falls_back_to_text_marks(self) -> None:
+        view = engine.new_game("spider-4", seed=5).view()
+        deck = [r + s for s in "cdhs" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
+        view["tableau"] = [{"down": 0, "up": (deck * 2)[i::10]} for i in range(10)]
+        board = render_board(view, "en", suits=APP_SUITS)
+        assert "<:sa_" not in board and "♡" in board
+        assert discord_length(board) <= CONTENT_LIMIT
+
+
+class TestLayout:
     def test_selected_source_and_its_targets_are_marked(self) -> None:
         view = engine.new_game("klondike", seed=5).view()
         source, moves = next(

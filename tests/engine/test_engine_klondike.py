@@ -8,9 +8,10 @@ from engine_tables import table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import IllegalMoveError, Move, Termination, new_game
+from engine import IllegalMoveError, Move, Termination, new_game, rules_for
 from engine.cards import CODES
-from engine.moves import DRAW, FOUNDATION, WASTE, foundation_source
+from engine.moves import DRAW, FOUNDATION, WASTE, foundation_source, is_foundation_source
+from engine.solver import Verdict, solve
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 
@@ -390,13 +391,56 @@ class TestEnd:
         game = _dead_end("klondike", stock="", extra={4: "5h | 4d"})
         assert game.outcome is None
 
+    # Seed 000 "Wann eine Partie blockiert ist": before giving up, "kontrolliere …
+    # mögliche Fundamentzüge": a card taken back from a foundation can open play.
+    def test_a_card_back_from_a_foundation_that_takes_a_column_card_keeps_it_going(self):
+        # 4h back onto 5c or 5s, then 3s or 3c onto it empties their column
+        game = _dead_end("klondike", stock="", foundations="- / - / Ah 2h 3h 4h / -")
+        assert Move(foundation_source(2), 0, 1) in game.legal_moves
+        assert game.outcome is None
+
+    def test_a_card_back_that_takes_a_stock_card_keeps_it_going(self):
+        # 6d back onto 7s, then the stock's 5s onto it; nothing else fits anywhere
+        columns = {1: "* | 7s", 2: "Kc", 3: "Ks", 4: "Kh", 5: "Kd", 6: "10h 9c", 7: "10d"}
+        foundations = "- / Ad 2d 3d 4d 5d 6d / - / -"
+        game = table("klondike", columns, foundations=foundations, stock="5s")
+        assert game.outcome is None
+        game = table("klondike", columns, foundations=foundations, stock="3s")
+        assert game.outcome is not None  # the 3s fits nowhere, even on the 6d
+        assert game.outcome.termination is Termination.NO_MOVES
+
+    def test_a_card_back_that_only_goes_home_again_opens_nothing(self):
+        # the 8h can come back onto the 9c, but no black 7 is within reach
+        hearts = "Ah 2h 3h 4h 5h 6h 7h 8h"
+        game = _dead_end("klondike", stock="Kd Kh", foundations=f"- / - / {hearts} / -")
+        assert Move(foundation_source(2), 5, 1) in game.legal_moves
+        assert game.outcome is not None
+        assert game.outcome.termination is Termination.NO_MOVES
+
+    @pytest.mark.parametrize(("seed", "at"), [(1, 136), (6, 122)])
+    def test_draw_three_lines_that_go_on_through_a_foundation_card(self, seed, at):
+        """Klondike draw 3 deals 1 and 6: the solver's win takes a card back from a
+        foundation at move 136 and 122 (the only way on); those positions are playable."""
+        rules = rules_for("klondike-3")
+        result = solve(rules, rules.deal(seed), max_nodes=5_000_000, max_seconds=120.0)
+        assert result.verdict is Verdict.WON
+        game = new_game("klondike-3", seed)
+        for index, move in enumerate(result.moves):
+            assert game.outcome is None, f"reported stuck at move {index}"
+            if index == at:  # the named position: only the card from the foundation helps
+                assert is_foundation_source(move.source)
+            game.play(move)
+        assert game.outcome is not None and game.outcome.won
+
     # rules.md Klondike: Restart replays the same deal; New game deals another.
     def test_restart_is_the_same_deal_and_a_new_game_another(self):
         assert new_game("klondike", 99).position == new_game("klondike", 99).position
         assert new_game("klondike", 99).position != new_game("klondike", 100).position
 
 
-def _dead_end(variant: str, stock: str, extra: dict[int, str] | None = None):
+def _dead_end(
+    variant: str, stock: str, extra: dict[int, str] | None = None, foundations: str | None = None
+):
     """Only black tops, no Ace in sight and no empty column: no helpful move."""
     columns = {1: "* | 5c", 2: "5s", 3: "3s", 4: "3c", 5: "Kc", 6: "10h 9c", 7: "10d"}
-    return table(variant, columns | (extra or {}), stock=stock)
+    return table(variant, columns | (extra or {}), stock=stock, foundations=foundations)

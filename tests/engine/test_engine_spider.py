@@ -96,6 +96,10 @@ class TestMoving:
             game.play("9h 4")
         assert error.value.en == "♥9 only fits on a 10 (any suit) or an empty pile."
         assert error.value.de == "♥9 passt nur auf eine 10 (jede Farbe) oder einen freien Platz."
+        game = table("spider-4", {1: "* | 9c 7c", 2: "Qs"})
+        with pytest.raises(IllegalMoveError) as error:
+            game.play("1 2")
+        assert error.value.en == "♣7 only fits on an 8 (any suit) or an empty pile."
 
     # rules.md Spider: a King can only go to an empty pile; an empty pile takes any unit.
     def test_a_king_goes_only_to_an_empty_pile_which_takes_any_unit(self):

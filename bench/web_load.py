@@ -1,0 +1,174 @@
+"""The browser client on loopback: first-load bytes, time to a playable board, tap to redraw.
+
+Starts a server on a throwaway database and opens the page in Debian's chromium
+(Playwright, as the browser tests do), each run in a new browser context (an empty
+cache, a new guest). It prints:
+
+- the bytes of the first load as transferred (gzip, headers included) and the
+  bodies' compressed size, from the browser's resource timing; the WebSocket's
+  frames are not counted;
+- the time from the start of navigation to the first drawn face-up card (the board
+  is playable then), by the page's own clock, cold and with the browser's cache
+  (304s) on a second load;
+- the time from a tap on the stock (a draw: one move to the server and back) to the
+  redrawn board, over many draws, by the page's own clock (p50, p99).
+
+    .venv/bin/python bench/web_load.py [--admin-url URL] [--runs N] [--taps N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on the path; the repository root goes there.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from playwright.async_api import Page, async_playwright  # noqa: E402
+
+from server.ops.config import ServerConfig  # noqa: E402
+from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
+from server.transport.app import ArenaServer  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+
+PLAYABLE = "() => document.querySelector('#board .card.face') && performance.now()"
+
+# When the page's files were in (the last one's responseEnd) and the DOM was ready.
+LOADED = """() => [
+  Math.max(...performance.getEntriesByType('resource').map((e) => e.responseEnd)),
+  performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+]"""
+
+# The page's own cost: drawing a Klondike view, with the board module the page uses.
+DRAW = """async (count) => {
+  const { Board } = await import('/board.js');
+  const root = document.createElement('div');
+  root.className = 'board';
+  document.querySelector('main').append(root);
+  const board = new Board(root, () => {}, () => {});
+  const view = {
+    variant: 'klondike', options: {}, stock: 20, passes: 0,
+    waste: { count: 3, visible: ['Kd'] },
+    tableau: [{down: 0, up: ['Kh', 'Qs', 'Jh']}, {down: 1, up: ['Qs']},
+              {down: 2, up: ['Jc', '10d']}, {down: 3, up: ['2h']},
+              {down: 4, up: ['8s', '7h', '6c', '5d']}, {down: 5, up: ['3c']},
+              {down: 6, up: ['9h', '8c']}],
+    foundations: [{suit: 'c', cards: 2, top: '2c'}, {suit: 'd', cards: 0, top: null},
+                  {suit: 'h', cards: 1, top: 'Ah'}, {suit: 's', cards: 0, top: null}],
+    counters: { moves: 10, undos: 0, hints: 0, score: 50 }, outcome: null, can_finish: false,
+    legal_moves: { '1': ['1>f'], '3': ['3>5'], d: ['d'] }, status: 'playing',
+  };
+  const times = [];
+  for (let i = 0; i < count; i += 1) {
+    const start = performance.now();
+    board.show(view);
+    root.getBoundingClientRect();  // layout included
+    times.push(performance.now() - start);
+  }
+  root.remove();
+  return times;
+}"""
+
+BYTES = """() => {
+  const entries = [...performance.getEntriesByType('navigation'),
+                   ...performance.getEntriesByType('resource')];
+  return [entries.reduce((n, e) => n + e.transferSize, 0),
+          entries.reduce((n, e) => n + e.encodedBodySize, 0),
+          entries.reduce((n, e) => n + e.decodedBodySize, 0),
+          entries.length];
+}"""
+
+# Draws from the stock by pointer events, each timed until the board is redrawn.
+TAPS = """async (count) => {
+  const board = document.querySelector('#board');
+  const times = [];
+  for (let i = 0; i < count; i += 1) {
+    const stock = board.querySelector('[data-pile="s"].card, .slot[data-pile="s"]');
+    const redrawn = new Promise((done) => {
+      const watch = new MutationObserver(() => { watch.disconnect(); done(); });
+      watch.observe(board, { childList: true });
+    });
+    const start = performance.now();
+    const at = { bubbles: true, button: 0, pointerId: 1, isPrimary: true };
+    stock.dispatchEvent(new PointerEvent('pointerdown', at));
+    stock.dispatchEvent(new PointerEvent('pointerup', at));
+    await redrawn;
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+
+async def playable_ms(page: Page) -> float:
+    handle = await page.wait_for_function(PLAYABLE, polling="raf")
+    return float(await handle.json_value())
+
+
+def percentile(samples: list[float], share: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def measure(url: str, runs: int, taps: int) -> None:
+    config = ServerConfig(host="127.0.0.1", port=0, daily_prepare_ahead=False)
+    async with ArenaServer(config, url) as server, async_playwright() as playwright:
+        page_url = server.url.replace("ws://", "http://") + "#deal=klondike:1"
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        cold: list[float] = []
+        loaded: list[list[float]] = []
+        warm: list[float] = []
+        sizes: list[list[int]] = []
+        for _ in range(runs):
+            context = await browser.new_context(viewport={"width": 360, "height": 740})
+            page = await context.new_page()
+            await page.goto(page_url)
+            cold.append(await playable_ms(page))
+            loaded.append(await page.evaluate(LOADED))
+            sizes.append(await page.evaluate(BYTES))
+            await page.goto("about:blank")
+            await page.goto(page_url)
+            warm.append(await playable_ms(page))
+            await context.close()
+        context = await browser.new_context(viewport={"width": 1280, "height": 800})
+        page = await context.new_page()
+        await page.goto(page_url)
+        await playable_ms(page)
+        tap_ms: list[float] = await page.evaluate(TAPS, taps)
+        draw_ms: list[float] = await page.evaluate(DRAW, taps)
+        await browser.close()
+
+    transferred, compressed, decoded, files = sizes[0]
+    files_in = statistics.median(times[0] for times in loaded)
+    ready = statistics.median(times[1] for times in loaded)
+    lines = [
+        f"first load: {files} files, {transferred} bytes transferred (headers included), "
+        f"{compressed} bytes of compressed bodies, {decoded} bytes uncompressed",
+        f"time to a playable board, cold cache: median {statistics.median(cold):.0f} ms, "
+        f"max {max(cold):.0f} ms over {runs} runs",
+        f"  of which: files in at {files_in:.0f} ms, DOM ready at {ready:.0f} ms (medians)",
+        f"time to a playable board, browser cache: median {statistics.median(warm):.0f} ms, "
+        f"max {max(warm):.0f} ms",
+        f"tap on the stock to redrawn board: p50 {percentile(tap_ms, 0.5):.1f} ms, "
+        f"p99 {percentile(tap_ms, 0.99):.1f} ms over {taps} draws",
+        f"  the page's drawing of a board alone: p50 {percentile(draw_ms, 0.5):.2f} ms, "
+        f"p99 {percentile(draw_ms, 0.99):.2f} ms",
+    ]
+    print("\n".join(lines))
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--admin-url", default=LOCAL_SERVER_URL)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--taps", type=int, default=300)
+    args = parser.parse_args()
+    async with temporary_database(args.admin_url, prefix="solitaire_bench_web") as url:
+        await measure(url, args.runs, args.taps)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

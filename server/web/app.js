@@ -1,0 +1,239 @@
+// The page's start: language, the connection, and the screens (practice, races).
+// The address says where the player is: "#race=12" is a race (an invite link),
+// "#deal=yukon:42" a practice game of that deal (a seed, or a deal code such as
+// "1-3XRZ"), anything else is practice.
+
+import { Connection } from "./connection.js";
+import { GameController } from "./game.js";
+import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } from "./i18n.js";
+import { DailyScreen } from "./daily.js";
+import { RaceScreen } from "./race.js";
+
+const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
+const PRACTICE_KEY = "solitaire.practice";
+const $ = (selector) => document.querySelector(selector);
+
+const live = $("#live");
+function announce(text) {
+  live.textContent = "";
+  setTimeout(() => {
+    live.textContent = text;
+  }, 30);
+}
+
+setLanguage(initialLanguage(localStorage, navigator.languages || [navigator.language]));
+
+const scheme = location.protocol === "https:" ? "wss" : "ws";
+const connection = new Connection(`${scheme}://${location.host}/`, localStorage, language());
+const game = new GameController(
+  connection,
+  {
+    board: $("#board"),
+    counters: $("#counters"),
+    message: $("#message"),
+    undo: $("#undo"),
+    hint: $("#hint"),
+    finish: $("#finish"),
+  },
+  announce,
+);
+const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
+  showGame: (shown) => {
+    $("#game").hidden = !shown;
+  },
+  practiceDeal: (variant, options, seed) => {
+    history.replaceState(null, "", location.pathname);
+    race.leave();
+    startPractice(variant, options, seed).catch((error) => announce(error.message));
+  },
+  newRace: () => {
+    location.hash = "#races";
+  },
+});
+
+const daily = new DailyScreen(connection, game, $("#daily-panel"), announce, (shown) => {
+  $("#game").hidden = !shown;
+});
+game.onView = (view) => daily.viewed(view);
+
+// ---- texts --------------------------------------------------------------------------
+
+function applyTexts() {
+  document.title = t("title");
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  const lang = $("#lang");
+  lang.textContent = t("language");
+  lang.setAttribute("aria-label", t("languageLabel"));
+  for (const select of document.querySelectorAll("select[data-variants]")) {
+    const chosen = select.value;
+    select.innerHTML = VARIANTS.map((v) => `<option value="${v}">${variantName(v)}</option>`).join("");
+    if (chosen) select.value = chosen;
+  }
+  if (game.view) game.update(game.view);
+  if (race.race) race.changed();
+}
+
+$("#lang").addEventListener("click", () => {
+  const next = LANGUAGES[(LANGUAGES.indexOf(language()) + 1) % LANGUAGES.length];
+  localStorage.setItem("solitaire.lang", next);
+  setLanguage(next);
+  connection.locale = next;
+  applyTexts();
+});
+
+// ---- screens ------------------------------------------------------------------------
+
+function show(screen) {
+  for (const el of document.querySelectorAll("[data-screen]")) el.hidden = el.dataset.screen !== screen;
+  for (const tab of document.querySelectorAll("[data-tab]")) {
+    const current = tab.dataset.tab === screen || (screen === "race" && tab.dataset.tab === "races");
+    tab.setAttribute("aria-current", current ? "page" : "false");
+  }
+  if (screen === "practice") $("#game").hidden = false;
+  if (screen === "races" || screen === "daily") $("#game").hidden = true;
+}
+
+function route() {
+  const match = /^#race=(\d+)$/.exec(location.hash);
+  if (match) {
+    show("race");
+    race.open(Number(match[1])).catch((error) => announce(error.message));
+    return;
+  }
+  race.leave();
+  const deal = /^#deal=([a-z0-9-]+):([0-9A-Za-z-]+)$/.exec(location.hash);
+  if (deal) {
+    history.replaceState(null, "", location.pathname);
+    startPractice(deal[1], {}, seedOf(deal[2])).catch((error) => announce(error.message));
+    return;
+  }
+  if (location.hash === "#races") {
+    show("races");
+    return;
+  }
+  if (location.hash === "#daily") {
+    show("daily");
+    daily.open().catch((error) => announce(error.message));
+    return;
+  }
+  show("practice");
+  resumePractice();
+}
+
+window.addEventListener("hashchange", route);
+
+/** A seed from its digits or its deal code (Crockford base 32, dashes ignored). */
+function seedOf(text) {
+  if (/^\d+$/.test(text)) return BigInt(text);
+  let seed = 0n;
+  for (const ch of text.toUpperCase().replace(/-/g, "")) {
+    const digit = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".indexOf(ch.replace("O", "0").replace(/[IL]/, "1"));
+    if (digit < 0) throw new Error(`not a deal code: ${text}`);
+    seed = seed * 32n + BigInt(digit);
+  }
+  return seed;
+}
+
+// ---- practice -----------------------------------------------------------------------
+
+async function startPractice(variant, options = {}, seed = null) {
+  show("practice");
+  const fields = { variant, options };
+  if (seed !== null) fields.seed = seed;
+  const reply = await connection.request("practice", fields);
+  $("#variant").value = variant;
+  localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
+  game.load(reply.game, reply.view);
+}
+
+/** Back to the practice game left on this device, if it is still being played. */
+async function resumePractice() {
+  const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
+  const variant = kept?.variant ?? $("#variant").value ?? VARIANTS[0];
+  if (kept?.game) {
+    try {
+      const reply = await connection.request("get_view", { game: kept.game });
+      if (reply.view.status === "playing") {
+        $("#variant").value = kept.variant;
+        game.load(kept.game, reply.view);
+        return;
+      }
+    } catch {
+      // gone (another database) or not ours: a new game below
+    }
+  }
+  await startPractice(variant);
+}
+
+$("#new-game").addEventListener("click", () => startPractice($("#variant").value));
+$("#variant").addEventListener("change", () => startPractice($("#variant").value));
+
+// ---- races --------------------------------------------------------------------------
+
+function raceOptions(form) {
+  const variant = form.variant.value;
+  if (variant.startsWith("klondike")) return { passes: Number(form.passes.value) };
+  if (variant.startsWith("spider")) return { layout: form.layout.value };
+  return {};
+}
+
+function showOptionFields(form) {
+  const variant = form.variant.value;
+  form.querySelector("[data-option=passes]").hidden = !variant.startsWith("klondike");
+  form.querySelector("[data-option=layout]").hidden = !variant.startsWith("spider");
+}
+
+const createForm = $("#create-race");
+createForm.variant.addEventListener("change", () => showOptionFields(createForm));
+createForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const f = createForm;
+  const minutes = Number(f.time_limit.value);
+  try {
+    await connection.ready;
+    show("race");
+    await race.create({
+      variant: f.variant.value,
+      options: raceOptions(f),
+      max_players: Number(f.max_players.value),
+      countdown_s: Number(f.countdown.value),
+      time_limit_s: minutes > 0 ? minutes * 60 : null,
+      allow_undo: f.allow_undo.checked,
+      allow_hints: f.allow_hints.checked,
+      require_winnable: f.require_winnable.checked,
+    });
+    history.replaceState(null, "", `#race=${race.id}`);
+  } catch (error) {
+    show("races");
+    announce(error.message);
+    $("#race-error").textContent = error.message;
+  }
+});
+
+$("#join-race").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const code = $("#join-race").code.value.trim().replace(/^.*#race=/, "");
+  if (/^\d+$/.test(code)) location.hash = `#race=${code}`;
+});
+
+// ---- start --------------------------------------------------------------------------
+
+connection.on("status", (status) => {
+  $("#status").textContent = status === "offline" ? t("offline") : "";
+  document.body.dataset.online = status === "online" ? "yes" : "no";
+});
+
+let started = false;
+connection.on("welcome", () => {
+  if (!started) {
+    started = true;
+    route();
+  } else if (game.game && !race.race) {
+    game.act("get_view");
+  }
+});
+
+applyTexts();
+showOptionFields(createForm);
+$("#status").textContent = t("connecting");
+connection.open().catch(() => {});

@@ -1,0 +1,436 @@
+// The table drawn from the server's view: cards in CSS (no downloaded art), the
+// face-down ones as backs only (the view never names them). The player taps a card
+// (or drags it) and the board turns that into a move text for the controller to send.
+//
+// Tapping: a card with one legal move goes at once; with several, it is selected and
+// its targets light up; tapping a lit pile moves it there, tapping the card again
+// sends it by the server's one-tap rule ("wherever it fits", docs/notation.md).
+
+import { cardName, t } from "./i18n.js";
+import { foundationFor, movesFrom, movesOnto, movingCard, oneTapText, parseMove } from "./moves.js";
+
+const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const RED = new Set(["d", "h"]);
+const DRAG_START_PX = 6;
+
+export class Board {
+  constructor(root, send, announce) {
+    this.root = root;
+    this.send = send;
+    this.announce = announce;
+    this.view = null;
+    this.interactive = true;
+    this.selection = null;
+    this.drag = null;
+    this.hint = null;
+    this.dropped = null;
+    root.addEventListener("pointerdown", (event) => this.pointerDown(event));
+    root.addEventListener("pointermove", (event) => this.pointerMove(event));
+    root.addEventListener("pointerup", (event) => this.pointerUp(event));
+    root.addEventListener("pointercancel", () => this.cancelDrag());
+    root.addEventListener("keydown", (event) => this.keyDown(event));
+    window.addEventListener("resize", () => this.draw());
+  }
+
+  show(view, interactive = true) {
+    this.view = view;
+    this.interactive = interactive;
+    this.selection = null;
+    this.drag = null;
+    const before = this.cardPlaces();
+    this.draw();
+    this.glide(before);
+  }
+
+  // ---- moving cards glide (never delaying input: the board is final at once) --------
+
+  /** Where each face-up card lies now, by its code (cards found twice, as in Spider's
+   * two decks, are left out: which one moved cannot be told). */
+  cardPlaces() {
+    const places = new Map();
+    for (const el of this.root.querySelectorAll(".card.face[data-card]")) {
+      const card = el.dataset.card;
+      places.set(card, places.has(card) ? null : [el.offsetLeft, el.offsetTop]);
+    }
+    return places;
+  }
+
+  /** Let the cards that changed place slide there from where they were. */
+  glide(before) {
+    const dropped = this.dropped;
+    this.dropped = null;
+    if (!before.size || !this.root.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    for (const el of this.root.querySelectorAll(".card.face[data-card]")) {
+      const from = before.get(el.dataset.card);
+      if (!from || dropped?.has(el.dataset.card)) continue;
+      const dx = from[0] - el.offsetLeft;
+      const dy = from[1] - el.offsetTop;
+      if (dx || dy) {
+        el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+          duration: 140,
+          easing: "ease-out",
+        });
+      }
+    }
+  }
+
+  // ---- layout -----------------------------------------------------------------------
+
+  /** Where every slot of the table goes, for this view and the room on screen. */
+  layout() {
+    const view = this.view;
+    const columns = view.tableau.length;
+    const width = Math.max(this.root.clientWidth, 300);
+    const gap = width < 500 ? 4 : 10;
+    // As wide as the columns allow, but low enough that the top row and the longest
+    // column fit on the screen (a phone held sideways is wide and short), counted in
+    // card heights: at least 3.2 so that cards do not grow as columns shrink, at most
+    // 4 so that a long column late in a game lets the page scroll rather than shrink
+    // every card.
+    const boardTop = this.root.getBoundingClientRect().top + window.scrollY;
+    const longest = Math.max(
+      ...view.tableau.map((c) => c.down * 0.12 + Math.max(c.up.length - 1, 0) * 0.24 + 1),
+    );
+    const heights = Math.min(Math.max(1 + longest, 3.2), 4);
+    const fitHeight = Math.floor((window.innerHeight - boardTop - gap * 4) / heights / 1.4);
+    const fitWidth = Math.floor((width - gap * (columns + 1)) / columns);
+    const cardWidth = Math.max(28, Math.min(fitWidth, fitHeight, 100));
+    const cardHeight = Math.round(cardWidth * 1.4);
+    const left = (width - (columns * cardWidth + (columns - 1) * gap)) / 2;
+    const x = (slot) => Math.round(left + slot * (cardWidth + gap));
+    const top = [];
+    const spider = view.waste === null && view.stock !== null;
+    if (view.stock !== null) top.push({ pile: "s", slot: 0 });
+    if (view.waste) top.push({ pile: "w", slot: 1 });
+    const foundations = spider ? 8 : view.foundations.length;
+    for (let i = 0; i < foundations; i += 1) {
+      top.push({ pile: `f${i + 1}`, slot: columns - foundations + i });
+    }
+    const tableauTop = gap + cardHeight + gap * 2;
+    const room = Math.max(window.innerHeight - boardTop - tableauTop - gap, cardHeight * 3);
+    const fans = view.tableau.map((column) => fan(column, cardHeight, room));
+    const height = tableauTop + Math.max(cardHeight, ...fans.map((f) => f.height)) + gap;
+    return { gap, cardWidth, cardHeight, x, top, tableauTop, fans, height, spider };
+  }
+
+  // ---- drawing ----------------------------------------------------------------------
+
+  draw() {
+    if (!this.view) return;
+    const view = this.view;
+    const L = this.layout();
+    this.geometry = L;
+    const parts = [];
+    for (const { pile, slot } of L.top) parts.push(this.topPile(pile, L.x(slot), L));
+    view.tableau.forEach((column, i) => parts.push(this.column(column, i, L)));
+    this.root.style.setProperty("--cw", `${L.cardWidth}px`);
+    this.root.style.setProperty("--ch", `${L.cardHeight}px`);
+    this.root.style.height = `${L.height}px`;
+    this.root.innerHTML = parts.join("");
+    this.mark();
+  }
+
+  topPile(pile, left, L) {
+    const view = this.view;
+    const at = (top, extra = "") => `left:${left}px;top:${top}px;${extra}`;
+    if (pile === "s") {
+      const n = view.stock;
+      const label = n ? t("stockCards", { n }) : t("stockEmpty");
+      const deals = L.spider && n ? `<span class="badge">${view.deals_left}</span>` : "";
+      const body = n ? `<div class="card back" style="${at(L.gap)}" data-pile="s">${deals}</div>` : "";
+      return `${slotHtml("s", at(L.gap), label, "stock")}${body}`;
+    }
+    if (pile === "w") {
+      const { count, visible } = view.waste;
+      const label = count
+        ? t("wasteCards", { n: count, card: cardName(visible.at(-1)) })
+        : t("wasteEmpty");
+      const spread = Math.round(L.cardWidth * 0.3);
+      const cards = visible.map((card, i) => {
+        const topCard = i === visible.length - 1;
+        const style = at(L.gap, `margin-left:${i * spread}px;z-index:${i + 1}`);
+        return cardHtml(card, style, topCard ? "w" : null, 0, topCard);
+      });
+      return slotHtml("w", at(L.gap), label, "") + cards.join("");
+    }
+    const index = Number(pile.slice(1));
+    if (L.spider) {
+      const run = view.foundations[index - 1];
+      const label = t("foundationEmpty", { n: index });
+      if (!run) return slotHtml(pile, at(L.gap), label, "foundation");
+      const card = run.top ?? `K${run.suit}`;
+      return slotHtml(pile, at(L.gap), label, "foundation") + cardHtml(card, at(L.gap), null);
+    }
+    const found = view.foundations[index - 1];
+    const label = found.cards
+      ? t("foundationCards", { n: index, count: found.cards, card: cardName(found.top) })
+      : t("foundationEmpty", { n: index });
+    const mark = found.suit ? SUITS[found.suit] : "";
+    const slot = slotHtml(pile, at(L.gap), label, "foundation", mark);
+    return found.top ? slot + cardHtml(found.top, at(L.gap), pile, 0, true) : slot;
+  }
+
+  column(column, i, L) {
+    const pile = `c${i + 1}`;
+    const left = L.x(i);
+    const { down, up } = column;
+    const f = L.fans[i];
+    const upText = up.length ? up.map(cardName).join(", ") : t("noUp");
+    const label = down || up.length
+      ? t("columnLabel", { n: i + 1, down, up: upText })
+      : t("columnEmpty", { n: i + 1 });
+    const style = `left:${left}px;top:${L.tableauTop}px;height:${Math.max(f.height, L.cardHeight)}px`;
+    const parts = [slotHtml(pile, style, label, "column")];
+    for (let k = 0; k < down; k += 1) {
+      const top = L.tableauTop + k * f.down;
+      parts.push(
+        `<div class="card back" style="left:${left}px;top:${top}px;z-index:${k + 1}" data-pile="${pile}" data-index="${k}" aria-hidden="true"></div>`,
+      );
+    }
+    up.forEach((card, k) => {
+      const top = L.tableauTop + down * f.down + k * f.up;
+      const style = `left:${left}px;top:${top}px;z-index:${down + k + 1}`;
+      parts.push(cardHtml(card, style, pile, down + k, true));
+    });
+    return parts.join("");
+  }
+
+  /** Mark the selection, its lit targets and a hint on the drawn cards. */
+  mark() {
+    for (const el of this.root.querySelectorAll(".selected,.target,.hinted")) {
+      el.classList.remove("selected", "target", "hinted");
+    }
+    const marks = [];
+    if (this.selection) marks.push([this.selection, "selected", "target"]);
+    if (this.hint) marks.push([this.hint, "hinted", "hinted"]);
+    for (const [{ pile, index, moves }, cardClass, targetClass] of marks) {
+      for (const el of this.cardsFrom(pile, index)) el.classList.add(cardClass);
+      for (const move of moves) {
+        for (const el of this.targetElements(move)) el.classList.add(targetClass);
+      }
+    }
+  }
+
+  cardsFrom(pile, index) {
+    return [...this.root.querySelectorAll(`.card[data-pile="${pile}"]`)].filter(
+      (el) => Number(el.dataset.index ?? 0) >= index,
+    );
+  }
+
+  /** The slot (and top card) a move lands on. */
+  targetElements(move) {
+    if (!move.target) return [];
+    let pile = `c${move.target}`;
+    if (move.target === "f") {
+      const card = movingCard(this.view, move.source, move.size);
+      pile = `f${card ? foundationFor(this.view, card) : 1}`;
+    }
+    const els = [...this.root.querySelectorAll(`[data-pile="${pile}"]`)];
+    const slot = els.filter((el) => el.classList.contains("slot"));
+    const cards = els.filter((el) => el.classList.contains("card"));
+    return cards.length ? [...slot, cards.at(-1)] : slot;
+  }
+
+  // ---- what a tap means -------------------------------------------------------------
+
+  /** The move source at a pile and card index: {pile, index, source, size, moves}. */
+  sourceAt(pile, index) {
+    const view = this.view;
+    let source;
+    let size = 1;
+    let start = index;
+    if (pile === "w") {
+      if (!view.waste?.count) return null;
+      source = "w";
+    } else if (pile.startsWith("f")) {
+      if (this.geometry.spider) return null;
+      source = pile;
+      start = 0;
+    } else if (pile.startsWith("c")) {
+      const column = view.tableau[Number(pile.slice(1)) - 1];
+      const total = column.down + column.up.length;
+      if (index === null || index < column.down || index >= total) return null;
+      source = pile.slice(1);
+      size = total - index;
+    } else {
+      return null;
+    }
+    return { pile, index: start, source, size, moves: movesFrom(view, source, size) };
+  }
+
+  tap(pile, index) {
+    if (!this.interactive || !this.view) return;
+    const chosen = this.selection;
+    this.hint = null;
+    if (chosen) {
+      const move = chosen.moves.find((m) => movesOnto(m, pile));
+      const again = chosen.pile === pile && (chosen.index === index || !pile.startsWith("c"));
+      this.clearSelection();
+      if (move) return this.send(move.text);
+      if (again) return this.send(oneTapText(chosen.source, chosen.size));
+    }
+    if (pile === "s") {
+      if ((this.view.legal_moves || {}).d) this.send("d");
+      return;
+    }
+    const source = this.sourceAt(pile, index);
+    if (!source) return;
+    if (source.moves.length === 0) {
+      this.shake(source);
+      return;
+    }
+    if (source.moves.length === 1) return this.send(source.moves[0].text);
+    this.select(source);
+  }
+
+  select(source) {
+    this.selection = source;
+    this.mark();
+    const card = movingCard(this.view, source.source, source.size);
+    if (card) this.announce(t("selected", { card: cardName(card) }));
+  }
+
+  /** Select a source by keyboard: a column number, "w", or a foundation. */
+  selectSource(source) {
+    let pile = `c${source}`;
+    let index = null;
+    if (source === "w") pile = "w";
+    if (/^\d+$/.test(source)) {
+      const column = this.view.tableau[Number(source) - 1];
+      if (!column) return;
+      const moves = movesFrom(this.view, source);
+      // The longest run that can move lights every target of the column.
+      const size = Math.max(1, ...moves.map((m) => m.size));
+      index = column.down + column.up.length - size;
+      this.selection = { pile, index, source, size, moves };
+    } else {
+      this.selection = { pile, index: 0, source, size: 1, moves: movesFrom(this.view, source) };
+    }
+    this.mark();
+  }
+
+  clearSelection() {
+    this.selection = null;
+    this.mark();
+  }
+
+  showHint(text) {
+    const move = parseMove(text);
+    if (!move) return;
+    if (move.source === "d") {
+      this.hint = { pile: "s", index: 0, moves: [] };
+    } else {
+      const pile = /^\d+$/.test(move.source) ? `c${move.source}` : move.source;
+      let index = 0;
+      if (pile.startsWith("c")) {
+        const column = this.view.tableau[Number(move.source) - 1];
+        index = column.down + column.up.length - move.size;
+      }
+      this.hint = { pile, index, moves: [move] };
+    }
+    this.mark();
+  }
+
+  shake(source) {
+    for (const el of this.cardsFrom(source.pile, source.index)) {
+      el.classList.remove("shake");
+      void el.offsetWidth; // restart the animation
+      el.classList.add("shake");
+    }
+  }
+
+  // ---- pointer: tap or drag ---------------------------------------------------------
+
+  pointerDown(event) {
+    if (!this.interactive || event.button > 0) return;
+    const el = event.target.closest("[data-pile]");
+    if (!el) {
+      this.clearSelection();
+      return;
+    }
+    const pile = el.dataset.pile;
+    const index = el.dataset.index === undefined ? null : Number(el.dataset.index);
+    const source = el.classList.contains("card") ? this.sourceAt(pile, index) : null;
+    this.drag = { pile, index, source, x: event.clientX, y: event.clientY, moving: null };
+    if (source?.moves.length) this.root.setPointerCapture?.(event.pointerId);
+  }
+
+  pointerMove(event) {
+    const drag = this.drag;
+    if (!drag?.source?.moves.length) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moving) {
+      if (Math.hypot(dx, dy) < DRAG_START_PX) return;
+      drag.moving = this.cardsFrom(drag.source.pile, drag.source.index);
+      for (const el of drag.moving) el.classList.add("dragging");
+      this.selection = drag.source;
+      this.mark();
+    }
+    for (const el of drag.moving) el.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  pointerUp(event) {
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag) return;
+    if (!drag.moving) {
+      this.tap(drag.pile, drag.index);
+      return;
+    }
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const pile = under?.closest("[data-pile]")?.dataset.pile;
+    const move = pile && drag.source.moves.find((m) => movesOnto(m, pile));
+    this.selection = null;
+    if (move) {
+      // Already where the player let go of them: no glide from their old place.
+      this.dropped = new Set(drag.moving.map((el) => el.dataset.card));
+      this.send(move.text);
+    } else {
+      this.draw();
+    }
+  }
+
+  cancelDrag() {
+    if (this.drag?.moving) this.draw();
+    this.drag = null;
+  }
+
+  keyDown(event) {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const el = event.target.closest?.("[data-pile]");
+    if (!el) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.tap(el.dataset.pile, el.dataset.index === undefined ? null : Number(el.dataset.index));
+  }
+}
+
+/** How far apart a column's cards lie: closer when the column would not fit. */
+function fan(column, cardHeight, room) {
+  const down = Math.max(4, Math.round(cardHeight * 0.12));
+  let up = Math.round(cardHeight * 0.3);
+  const count = column.up.length;
+  const height = (u) => column.down * down + Math.max(count - 1, 0) * u + cardHeight;
+  if (count > 1 && height(up) > room) {
+    up = Math.max(Math.round(cardHeight * 0.24), Math.floor((room - column.down * down - cardHeight) / (count - 1)));
+  }
+  return { down, up, height: height(up) };
+}
+
+function slotHtml(pile, style, label, kind, mark = "") {
+  return `<div class="slot ${kind}" style="${style}" data-pile="${pile}" role="button" tabindex="0" aria-label="${escape(label)}">${mark}</div>`;
+}
+
+function cardHtml(card, style, pile, index = 0, playable = false) {
+  const rank = card.slice(0, -1);
+  const suit = card.slice(-1);
+  const colour = RED.has(suit) ? "red" : "black";
+  const where = pile ? ` data-pile="${pile}" data-index="${index}"` : "";
+  const focus = playable ? ` role="button" tabindex="0"` : "";
+  return `<div class="card face ${colour}" style="${style}"${where}${focus} data-card="${card}" aria-label="${escape(cardName(card))}"><span class="rank">${rank}</span><span class="suit">${SUITS[suit]}</span><span class="pip">${SUITS[suit]}</span></div>`;
+}
+
+function escape(text) {
+  return String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,200 @@
+// One game on the screen: its board, counters, buttons and keys. Every change goes
+// to the server (move, undo, hint, auto_finish) and the reply's view is drawn; the
+// page keeps no rules of its own. Used for practice and for a race's game alike.
+
+import { Board } from "./board.js";
+import { t } from "./i18n.js";
+import { moveWords } from "./moves.js";
+
+export class GameController {
+  constructor(connection, elements, announce) {
+    this.connection = connection;
+    this.el = elements; // {board, counters, message, undo, hint, finish}
+    this.announce = announce;
+    this.board = new Board(elements.board, (text) => this.move(text), announce);
+    this.game = null;
+    this.view = null;
+    this.policy = { undo: true, hints: true };
+    this.pendingKey = null;
+    this.active = false;
+    this.onView = () => {};
+    elements.undo.addEventListener("click", () => this.undo());
+    elements.hint.addEventListener("click", () => this.hint());
+    elements.finish.addEventListener("click", () => this.finish());
+    elements.message.addEventListener("click", () => {
+      if (this.view?.can_finish && this.view.status === "playing") this.finish();
+    });
+    document.addEventListener("keydown", (event) => this.key(event));
+    setInterval(() => this.tick(), 1000);
+  }
+
+  /** Show ``game`` with its ``view``; ``policy`` says whether undo and hints are on. */
+  load(game, view, policy = { undo: true, hints: true }) {
+    this.game = game;
+    this.policy = policy;
+    this.active = true;
+    this.el.undo.hidden = !policy.undo;
+    this.el.hint.hidden = !policy.hints;
+    this.update(view);
+  }
+
+  stop() {
+    this.active = false;
+    this.game = null;
+  }
+
+  update(view) {
+    this.view = view;
+    const playing = view.status === "playing";
+    this.board.show(view, playing);
+    this.el.finish.hidden = !(view.can_finish && playing);
+    this.el.undo.disabled = !playing || view.counters.moves === 0;
+    this.el.hint.disabled = !playing;
+    this.showCounters();
+    this.showMessage();
+    this.onView(view);
+  }
+
+  showCounters() {
+    const view = this.view;
+    const parts = [
+      `${t("moves")}: <b data-counter="moves">${view.counters.moves}</b>`,
+      `${t("score")}: <b data-counter="score">${view.counters.score}</b>`,
+      `${t("time")}: <b data-counter="time">${clock(this.elapsed())}</b>`,
+    ];
+    if (view.deals_left !== undefined) {
+      parts.push(`${t("dealsLeft")}: <b>${view.deals_left}</b>`);
+    }
+    this.el.counters.innerHTML = parts.map((p) => `<span>${p}</span>`).join("");
+  }
+
+  elapsed() {
+    const view = this.view;
+    if (!view?.started_at) return 0;
+    const end = view.finished_at ?? this.connection.now();
+    return Math.max(0, end - view.started_at);
+  }
+
+  tick() {
+    if (!this.active || !this.view || this.view.status !== "playing") return;
+    const cell = this.el.counters.querySelector('[data-counter="time"]');
+    if (cell) cell.textContent = clock(this.elapsed());
+  }
+
+  showMessage(text = null) {
+    const view = this.view;
+    const box = this.el.message;
+    box.classList.remove("finish", "won");
+    if (text === null) {
+      if (view.status === "won") {
+        text = t("won", { moves: view.counters.moves, time: clock(this.elapsed()) });
+        box.classList.add("won");
+      } else if (view.can_finish && view.status === "playing") {
+        text = t("tapToFinish");
+        box.classList.add("finish");
+      } else if (view.outcome === "no_moves") {
+        text = t("noMoves");
+      } else {
+        text = "";
+      }
+    }
+    box.textContent = text;
+    if (text) this.announce(text);
+  }
+
+  // ---- requests ---------------------------------------------------------------------
+
+  async act(type, fields = {}) {
+    if (!this.game) return null;
+    try {
+      const reply = await this.connection.request(type, { game: this.game, ...fields });
+      if (reply.view && reply.game === this.game) this.update(reply.view);
+      return reply;
+    } catch (error) {
+      const fresh = error.reply?.view;
+      if (fresh) this.update(fresh.tableau ? fresh : fresh.view);
+      else if (this.view) this.board.draw();
+      if (error.message) this.showMessage(error.message);
+      return null;
+    }
+  }
+
+  move(text) {
+    return this.act("move", { text, move_id: moveId() });
+  }
+
+  undo() {
+    if (this.policy.undo) return this.act("undo", { move_id: moveId() });
+  }
+
+  async hint() {
+    if (!this.policy.hints) return;
+    const reply = await this.act("hint");
+    if (!reply) return;
+    if (reply.hint) {
+      this.board.showHint(reply.hint);
+      const spider = this.view.variant.startsWith("spider");
+      this.showMessage(t("hintIs", { words: moveWords(reply.hint, spider), move: reply.hint }));
+    } else {
+      this.showMessage(t("noHint"));
+    }
+  }
+
+  finish() {
+    if (this.view?.can_finish) return this.act("auto_finish");
+  }
+
+  // ---- keyboard ---------------------------------------------------------------------
+
+  /** H hint, U or Ctrl+Z undo, Enter finish, D or space draw; digits (0 = 10), W and
+   * F name a source then a target ("7" then "3" sends "7 3"; the same key twice
+   * sends the card by the one-tap rule); Escape clears. */
+  key(event) {
+    if (!this.active || !this.view || this.view.status !== "playing") return;
+    // Keys typed into a field are the field's; a focused button keeps Enter and space.
+    if (event.target.closest?.("input,select,textarea")) return;
+    const key = event.key.toLowerCase();
+    if (event.target.closest?.("button,a") && (key === "enter" || key === " ")) return;
+    if ((event.ctrlKey || event.metaKey) && key === "z") {
+      event.preventDefault();
+      this.undo();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    let name = null;
+    if (/^[0-9]$/.test(key)) name = key === "0" ? "10" : key;
+    else if (key === "w" || key === "f") name = key;
+    if (name === null) this.pendingKey = null;
+    if (key === "h") this.hint();
+    else if (key === "u") this.undo();
+    else if (key === "enter" && !event.target.closest?.("[data-pile]")) this.finish();
+    else if (key === "d" || key === " ") {
+      event.preventDefault();
+      if (this.view.legal_moves?.d) this.move("d");
+    } else if (key === "escape") this.board.clearSelection();
+    if (name === null) return;
+    const source = this.pendingKey;
+    if (source === null) {
+      if (name === "f") return;
+      this.pendingKey = name;
+      this.board.selectSource(name);
+      return;
+    }
+    this.pendingKey = null;
+    this.board.clearSelection();
+    this.move(source === name ? source : `${source} ${name}`);
+  }
+}
+
+function moveId() {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Milliseconds as m:ss (h:mm:ss past an hour). */
+export function clock(ms) {
+  const total = Math.floor(ms / 1000);
+  const s = String(total % 60).padStart(2, "0");
+  const m = Math.floor(total / 60) % 60;
+  const h = Math.floor(total / 3600);
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}

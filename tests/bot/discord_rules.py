@@ -1,0 +1,110 @@
+"""Discord's limits on a message, checked on every message and edit the test fakes see.
+
+Discord refuses a whole message (HTTP 400, e.g. ``COMPONENT_CUSTOM_ID_DUPLICATED``)
+when one part breaks a limit: the player sees "This interaction failed" and the tap
+does nothing. discord.py checks only some of these limits itself (row widths, while
+building a view) and none of the others, so the fakes (tests/bot/discord_fakes.py)
+hold every message the bot sends or edits to all of them. The limits are Discord's
+documented ones for message content and message components (action rows, buttons,
+string selects). The bot sends no embeds and no newer layout components; the fakes
+take neither, so a change that starts using them fails until their limits are here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, Final
+
+CONTENT_UNITS: Final = 2000  # message content, in UTF-16 code units
+ROWS: Final = 5  # action rows per message
+BUTTONS_PER_ROW: Final = 5  # a select menu takes a row by itself
+CUSTOM_ID: Final = 100
+BUTTON_LABEL: Final = 80
+SELECT_OPTIONS: Final = 25
+OPTION_TEXT: Final = 100  # an option's label, value and description each
+PLACEHOLDER: Final = 150
+
+ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
+LINK_STYLE = 5  # a link button carries a URL instead of a custom id
+
+
+def utf16_units(content: str) -> int:
+    """Length as Discord counts it: UTF-16 code units (an emoji beyond the BMP is two)."""
+    return len(content.encode("utf-16-le")) // 2
+
+
+def rule_breaks(content: str | None, view: Any) -> list[str]:
+    """Every limit the message (its content and the components of ``view``) breaks,
+    as short descriptions; empty when Discord would take it."""
+    breaks: list[str] = []
+    if content is not None and utf16_units(content) > CONTENT_UNITS:
+        breaks.append(f"content of {utf16_units(content)} UTF-16 units")
+    rows: list[Mapping[str, Any]] = view.to_components() if view is not None else []
+    if len(rows) > ROWS:
+        breaks.append(f"{len(rows)} action rows")
+    ids: list[str] = []
+    for number, row in enumerate(rows):
+        if row.get("type") != ACTION_ROW:
+            breaks.append(f"row {number} is not an action row")
+            continue
+        items = row.get("components") or []
+        kinds = Counter(item.get("type") for item in items)
+        if not items:
+            breaks.append(f"row {number} is empty")
+        elif kinds[STRING_SELECT] and len(items) > 1:
+            breaks.append(f"row {number} holds a select beside {len(items) - 1} other item(s)")
+        elif len(items) > BUTTONS_PER_ROW:
+            breaks.append(f"row {number} holds {len(items)} buttons")
+        for item in items:
+            breaks += _item_breaks(item, ids)
+    for custom_id, count in Counter(ids).items():
+        if count > 1:
+            breaks.append(f"custom_id {custom_id!r} used {count} times")
+    return breaks
+
+
+def _item_breaks(item: Mapping[str, Any], ids: list[str]) -> list[str]:
+    breaks = []
+    custom_id = item.get("custom_id")
+    if custom_id is not None:
+        ids.append(custom_id)
+        if not 1 <= len(custom_id) <= CUSTOM_ID:
+            breaks.append(f"custom_id of {len(custom_id)} characters: {custom_id!r}")
+    if item.get("type") == BUTTON:
+        if custom_id is None and item.get("style") != LINK_STYLE:
+            breaks.append("a button without a custom_id")
+        label = item.get("label")
+        if not label and not item.get("emoji"):
+            breaks.append(f"button {custom_id!r} has neither label nor emoji")
+        if label is not None and len(label) > BUTTON_LABEL:
+            breaks.append(f"button label of {len(label)} characters: {label!r}")
+    elif item.get("type") == STRING_SELECT:
+        if custom_id is None:
+            breaks.append("a select without a custom_id")
+        options = item.get("options") or []
+        if not 1 <= len(options) <= SELECT_OPTIONS:
+            breaks.append(f"select {custom_id!r} with {len(options)} options")
+        values = [option.get("value", "") for option in options]
+        if len(set(values)) != len(values):
+            breaks.append(f"select {custom_id!r} repeats an option value")
+        for option in options:
+            for key in ("label", "value", "description"):
+                field = option.get(key)
+                if field is not None and not 1 <= len(field) <= OPTION_TEXT:
+                    breaks.append(f"select option {key} of {len(field)} characters")
+        defaults = sum(bool(option.get("default")) for option in options)
+        if defaults > int(item.get("max_values", 1)):
+            breaks.append(f"select {custom_id!r} with {defaults} default options")
+        placeholder = item.get("placeholder")
+        if placeholder is not None and len(placeholder) > PLACEHOLDER:
+            breaks.append(f"placeholder of {len(placeholder)} characters")
+    else:
+        breaks.append(f"a component of type {item.get('type')}")
+    return breaks
+
+
+def check_message(content: str | None, view: Any) -> None:
+    """Fail, naming every broken limit, when Discord would refuse this message."""
+    breaks = rule_breaks(content, view)
+    assert not breaks, "Discord would refuse this message: " + "; ".join(breaks)

@@ -1,0 +1,132 @@
+"""A real browser for tests of the page: Playwright driving Debian's chromium.
+
+Playwright's own browser download is not reachable here, so it launches the system's
+chromium (``make test`` installs the package when ``/usr/bin/chromium`` is missing).
+Each test gets a fresh browser context: its own localStorage, so its own guest.
+
+Its own module (not conftest) so the page's test files import the fixtures by a
+name no other folder uses.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, async_playwright
+
+from engine import Game
+
+CHROMIUM = Path(os.environ.get("SOLITAIRE_CHROMIUM", "/usr/bin/chromium"))
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="session")
+async def browser() -> AsyncIterator[Browser]:
+    """One headless chromium for the whole run."""
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install chromium"
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield launched
+        await launched.close()
+
+
+async def open_page(
+    browser: Browser, url: str, viewport: dict[str, int] = PHONE, locale: str = "en-US"
+) -> Page:
+    """A page in a context of its own, with the page's errors turned into failures."""
+    context = await browser.new_context(viewport=viewport, locale=locale)  # type: ignore[arg-type]
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    await page.goto(url)
+    return page
+
+
+def page_url(ws_url: str, fragment: str = "") -> str:
+    """The page's address on the server of WebSocket URL ``ws_url``."""
+    return ws_url.replace("ws://", "http://") + fragment
+
+
+async def board_ready(page: Page, moves: int | None = None) -> None:
+    """Wait until a board is drawn (and shows ``moves`` moves, when given)."""
+    await page.wait_for_selector("#board .card")
+    if moves is not None:
+        await page.wait_for_function(
+            "n => document.querySelector('[data-counter=moves]')?.textContent === String(n)",
+            arg=moves,
+        )
+
+
+def top_card(game: Game, column: int) -> str:
+    """The code of column ``column``'s (1-based) top card in the engine's view."""
+    tableau: Any = game.view()["tableau"]
+    return str(tableau[column - 1]["up"][-1])
+
+
+async def drawn_board(page: Page) -> dict[str, Any]:
+    """What the page shows: per pile id the face-up card codes, and the backs."""
+    result: dict[str, Any] = await page.evaluate(
+        """() => {
+        const piles = {};
+        let backs = 0;
+        for (const el of document.querySelectorAll('#board .card')) {
+          if (el.classList.contains('back')) { if (el.dataset.pile !== 's') backs += 1; continue; }
+          const pile = el.dataset.pile || 'other';
+          (piles[pile] = piles[pile] || []).push(el.dataset.card);
+        }
+        return {piles, backs};
+    }"""
+    )
+    return result
+
+
+async def snapshot(page: Page, name: str) -> None:
+    """A screenshot for docs/web/ when SOLITAIRE_WEB_SCREENSHOTS names a folder."""
+    folder = os.environ.get("SOLITAIRE_WEB_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def card_selector(pile: str, card: str) -> str:
+    return f'#board .card[data-pile="{pile}"][data-card="{card}"]'
+
+
+async def tap(page: Page, selector: str) -> None:
+    """Tap a card on its visible top strip (the rest may lie under the next card)."""
+    await page.click(selector, position={"x": 10, "y": 6})
+
+
+# A move in canonical notation: source (column, waste), count, target (column or "f").
+MOVE = re.compile(r"^(\d+|w)(?::(\d+))?>(\d+|f)$")
+
+
+async def play_by_taps(page: Page, view: dict[str, Any], text: str) -> None:
+    """Play ``text`` as a player would: tap the stock, or tap the card and, when it
+    could go to several places (its targets are lit), tap the target too."""
+    if text == "d":
+        await page.click('#board .slot[data-pile="s"]', force=True)
+        return
+    match = MOVE.match(text)
+    assert match is not None, text
+    source, count, target = match.groups()
+    size = int(count or 1)
+    if source == "w":
+        await tap(page, card_selector("w", view["waste"]["visible"][-1]))
+    else:
+        card = str(view["tableau"][int(source) - 1]["up"][-size])
+        await tap(page, card_selector(f"c{source}", card))
+    sizes = [MOVE.match(m) for m in view["legal_moves"][source]]
+    if sum(1 for m in sizes if m and int(m.group(2) or 1) == size) > 1:
+        await page.wait_for_selector("#board .slot.target")
+        pile = '^="f"' if target == "f" else f'="c{target}"'
+        await page.click(f"#board .slot.target[data-pile{pile}]", force=True)
