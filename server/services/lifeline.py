@@ -44,6 +44,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -84,12 +85,30 @@ def spawning_deaf_to_ctrl_c() -> Iterator[None]:
         return
     # multiprocessing starts its resource tracker with the first process it spawns and
     # then unblocks SIGINT in this thread, whatever was blocked before: start it first.
+    _quiet_resource_tracker()
     resource_tracker.ensure_running()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+"""A warning filter for the tracker's report of what it cleaned up (see below)."""
+
+
+def _quiet_resource_tracker() -> None:
+    """Start the resource tracker without its report of the semaphores it cleans up.
+
+    After a SIGKILL of the server the tracker unlinks the semaphores the server's pool
+    left behind, as it should, and says so in a plain-text warning on the server's
+    stderr: a multi-line report in what is otherwise a JSON log, about nothing left to
+    do. The tracker takes its warning filters from this interpreter's ``-W`` options
+    (``sys.warnoptions``), so the filter is added there before the tracker starts.
+    """
+    if QUIET_TRACKER not in sys.warnoptions:
+        sys.warnoptions.append(QUIET_TRACKER)
 
 
 def _exit_when_readable(sentinel: int) -> None:

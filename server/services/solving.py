@@ -42,15 +42,17 @@ class SolverPool:
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker process; the event loop keeps serving."""
-        if self._executor is None:
-            # spawn, not fork: a forked child would inherit the event loop and sockets.
-            # Each worker ends with the server, even a killed one (server/services/lifeline.py).
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=end_with_parent
-            )
         loop = asyncio.get_running_loop()
-        with spawning_deaf_to_ctrl_c():  # the pool spawns its workers as tasks come
+        # The pool starts multiprocessing's resource tracker when it is made, and spawns
+        # its workers as tasks come: both inside (server/services/lifeline.py).
+        with spawning_deaf_to_ctrl_c():
+            if self._executor is None:
+                # spawn, not fork: a forked child would inherit the event loop and sockets.
+                # Each worker ends with the server, even a killed one.
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=end_with_parent
+                )
             answer = loop.run_in_executor(self._executor, function, *args)
         return await answer
 

@@ -141,8 +141,9 @@ async def test_a_killed_server_leaves_no_process_behind(
     database_url: str, tmp_path: Path, processes: int
 ) -> None:
     port = free_port()
+    log = tmp_path / "server.log"
     options = ("--processes", str(processes)) if processes > 1 else ()
-    with solitaire_serve(database_url, port, tmp_path / "server.log", *options) as server:
+    with solitaire_serve(database_url, port, log, *options) as server:
         await wait_healthy(port)
         await deal_a_race_on_every_process(port, processes)
         ours = family(server.pid)
@@ -156,6 +157,8 @@ async def test_a_killed_server_leaves_no_process_behind(
         server.kill()
         server.wait()
         await wait_all_gone(ours)
+    # Nor any word that is no JSON: the resource tracker cleans up quietly.
+    assert_json_lines(log)
 
 
 @pytest.mark.parametrize("processes", [1, 2])
