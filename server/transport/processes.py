@@ -30,6 +30,7 @@ import structlog
 from server.core.place import Place
 from server.ops.config import ServerConfig
 from server.ops.logs import configure_logging
+from server.services.lifeline import spawning_deaf_to_ctrl_c
 from server.store.database import provide_database
 from server.store.migrations import migrate
 from server.transport.app import ArenaServer, run_event_loop, stop_signal, tune_garbage_collector
@@ -48,14 +49,16 @@ async def serve_processes(config: ServerConfig) -> int:
     SIGINT; the exit status (1 when a worker died)."""
     configure_logging(config.log_json)
     stop = stop_signal()
+    # Listen first: a port that is taken fails the start before anything else has begun.
+    # Connections wait in the backlog until the workers are ready.
+    listener = socket.create_server((config.host, config.port), backlog=4096)
+    listener.setblocking(False)
     async with provide_database(config.database_url, config.data_dir) as url:
         await migrate(url)
         count = config.processes
         workers = [_Worker(config, url, Place(i, count)) for i in range(count)]
         try:
             await asyncio.gather(*(worker.ready() for worker in workers))
-            listener = socket.create_server((config.host, config.port), backlog=4096)
-            listener.setblocking(False)
             front = asyncio.create_task(_accept(listener, workers))
             died = asyncio.create_task(_first_death(workers))
             waiting = asyncio.create_task(stop.wait())
@@ -88,7 +91,10 @@ class _Worker:
             args=(config, url, place, theirs),
             name=f"solitaire-worker-{place.index}",
         )
-        self.process.start()
+        # Ctrl-C reaches every process of a terminal's job: the worker keeps SIGINT
+        # blocked (no traceback while it starts) and stops on the front's SIGTERM.
+        with spawning_deaf_to_ctrl_c():
+            self.process.start()
         theirs.close()
 
     async def ready(self) -> None:
