@@ -3,9 +3,10 @@
 ``Boards`` holds what the bot remembers of its players (the game each plays, their
 language, each game's last board message) and draws boards from the server's replies.
 A press on a board names a ``BoardOp`` (bot/views.py); ``PRESSES`` maps each op to
-the one request it makes and the board it leads to, so a press is: answer Discord,
-ask the server acting for the user who pressed (so nobody can act for another),
-redraw. A refused move redraws the board with the server's reason above it.
+the one request it makes and the board it leads to, so a press is: ask the server
+acting for the user who pressed (so nobody can act for another), then answer Discord
+once with the redrawn board (a defer first only when the server is slow). A refused
+move redraws the board with the server's reason above it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ log = logging.getLogger(__name__)
 # Redraws one board message in place: edit(content, view).
 BoardEdit = Callable[[str, Any], Awaitable[Any]]
 MAX_BOARDS = 10_000  # boards remembered for unasked redraws (a bot's active games)
+# Seconds a press waits for the server before it defers: Discord wants the first
+# response within 3 s of the press, and the edit after a defer costs a second call.
+ANSWER_BUDGET = 2.0
 
 
 def wall_ms() -> int:
@@ -160,6 +164,7 @@ class Boards:
         self.errors = ErrorHook()
         self.cooldown = cooldown or Cooldown()
         self.monotonic = monotonic  # the cooldown's clock (seconds)
+        self.answer_budget = ANSWER_BUDGET
         self.games: dict[int, int] = {}  # Discord user → the game they play now
         self.locales: dict[int, str] = {}  # Discord user → their last locale (for DMs)
         # Each game's last board message, for redrawing it when the server says
@@ -295,12 +300,17 @@ class Boards:
     ) -> None:
         """A tap on a board: select a source, play a move, draw, undo, hint, finish, resign.
 
-        The board message is redrawn in place from the server's reply.
+        One round trip when the server answers within ``answer_budget``: the press's
+        only response is the redrawn board (``response.edit_message``). A slower server
+        gets a defer first (Discord allows 3 s for the first response), then the edit.
         """
-        await interaction.response.defer()
         actor = self.actor(interaction)
         self.games[actor.user_id] = game
-        pressed = await self.press(actor, game, op, arg, sel)
+        pressing = asyncio.ensure_future(self.press(actor, game, op, arg, sel))
+        done, _ = await asyncio.wait({pressing}, timeout=self.answer_budget)
+        if not done:
+            await interaction.response.defer()
+        pressed = await pressing
         content, view = self.board(
             game,
             pressed.reply,
@@ -310,7 +320,10 @@ class Boards:
             confirm_resign=pressed.confirm_resign,
             target=pressed.target,
         )
-        await interaction.edit_original_response(content=content, view=view)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, view=view)
+        else:
+            await interaction.response.edit_message(content=content, view=view)
         self._remember(
             game, actor, lambda c, v: interaction.edit_original_response(content=c, view=v)
         )

@@ -4,9 +4,10 @@ Commands, buttons and DM messages all end up here. ``Table`` gathers the bot's
 concerns, each in a module of its own: boards and presses (bot/boards.py), race
 messages (bot/race_messages.py), standings (bot/standings.py); what stays here are
 the commands that start or act on a player's own game (practice, daily, typed moves,
-DMs). Every entry point answers Discord first (a defer, so no interaction ever times
-out while the server thinks), asks the server acting for the user who pressed, and
-draws the reply; whatever fails is answered by the one error hook (bot/answers.py).
+DMs). Every command answers Discord first (a defer, so no interaction times out
+while the server thinks; a board press answers once, with its board, when the server
+is quick), asks the server acting for the user who pressed, and draws the reply;
+whatever fails is answered by the one error hook (bot/answers.py).
 """
 
 from __future__ import annotations
