@@ -307,10 +307,13 @@ class Boards:
         actor = self.actor(interaction)
         self.games[actor.user_id] = game
         pressing = asyncio.ensure_future(self.press(actor, game, op, arg, sel))
-        done, _ = await asyncio.wait({pressing}, timeout=self.answer_budget)
-        if not done:
-            await interaction.response.defer()
-        pressed = await pressing
+        try:
+            done, _ = await asyncio.wait({pressing}, timeout=self.answer_budget)
+            if not done:
+                await interaction.response.defer()
+            pressed = await pressing
+        finally:
+            pressing.cancel()  # a no-op once done; else nobody waits for it any more
         content, view = self.board(
             game,
             pressed.reply,
