@@ -18,6 +18,7 @@ import signal
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -27,6 +28,7 @@ from discord.ext import commands
 from bot import card_emoji
 from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, SolitaireCog
+from bot.command_sync import state_dir, sync_when_changed
 from bot.desk import RaceDesk
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect, RaceButton
@@ -76,7 +78,7 @@ class BotSettings:
 class SolitaireBot(commands.Bot):
     """The bot: one server client, one race desk, the /solitaire commands."""
 
-    def __init__(self, client: ArenaClient, desk: RaceDesk) -> None:
+    def __init__(self, client: ArenaClient, desk: RaceDesk, state: Path | None = None) -> None:
         intents = discord.Intents.default()  # guilds and DMs; no privileged intent
         super().__init__(command_prefix=commands.when_mentioned, intents=intents)
         self.arena = client
@@ -84,17 +86,22 @@ class SolitaireBot(commands.Bot):
         self.table = Table(client, desk)
         self._desk_task: asyncio.Task[None] | None = None
         self._reattached = False
+        self.state = state or state_dir()  # where the bot keeps what it must remember
 
     async def setup_hook(self) -> None:
         marks = await card_emoji.install(self)  # logged in: the application id is known
         if marks is not None:
             self.table.suits = marks
         await self.tree.set_translator(GermanTranslator())
+        # What discord.py raises around a command (one used where it is not offered)
+        # is answered by the same hook as the commands' own failures.
+        self.tree.error(self.table.errors.report)
         await self.add_cog(SolitaireCog(self.table))
         self.add_dynamic_items(BoardButton, BoardSelect, RaceButton)
         self._desk_task = asyncio.create_task(self.desk.run(), name="race-desk")
         self._desk_task.add_done_callback(_report_crash)
-        await self.tree.sync()
+        assert self.application_id is not None  # known once logged in
+        await sync_when_changed(self.tree, self.state, self.application_id)
 
     async def on_ready(self) -> None:
         """Once the guilds are known: edit again the messages of races opened before a

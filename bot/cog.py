@@ -123,13 +123,13 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         }
         if time_limit is not None:
             settings["time_limit_s"] = time_limit * 60
-        await self.table.guarded(interaction, self.table.create_race(interaction, deal, **settings))
+        await self.table.create_race(interaction, deal, **settings)
 
     @app_commands.command(name="daily", description="Play today's deal")
     @app_commands.describe(variant="The game of the day")
     @app_commands.choices(variant=DAILY_CHOICES)
     async def daily(self, interaction: discord.Interaction[Any], variant: Choice[str]) -> None:
-        await self.table.guarded(interaction, self.table.daily(interaction, variant.value))
+        await self.table.daily(interaction, variant.value)
 
     @app_commands.command(name="play", description="Practise a game on your own")
     @app_commands.describe(
@@ -151,18 +151,16 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         options = game_options(
             variant.value, passes.value if passes else None, layout.value if layout else None
         )
-        await self.table.guarded(
-            interaction, self.table.practice(interaction, variant.value, deal, options)
-        )
+        await self.table.practice(interaction, variant.value, deal, options)
 
     @app_commands.command(name="board", description="Show my board again")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.guarded(interaction, self.table.board_command(interaction))
+        await self.table.board_command(interaction)
 
     @app_commands.command(name="move", description="Type a move, like 7 3 or w f")
     @app_commands.describe(move="The move (the list shows your legal moves)")
     async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
-        await self.table.guarded(interaction, self.table.typed_move(interaction, move))
+        await self.table.typed_move(interaction, move)
 
     @move.autocomplete("move")
     async def move_autocomplete(
@@ -173,15 +171,15 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
 
     @app_commands.command(name="undo", description="Take back my last move")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.guarded(interaction, self.table.game_command(interaction, "undo"))
+        await self.table.game_command(interaction, "undo")
 
     @app_commands.command(name="hint", description="Suggest a useful move")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.guarded(interaction, self.table.game_command(interaction, "hint"))
+        await self.table.game_command(interaction, "hint")
 
     @app_commands.command(name="resign", description="Give up my current game")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.guarded(interaction, self.table.game_command(interaction, "resign"))
+        await self.table.game_command(interaction, "resign")
 
     @app_commands.command(name="leaderboard", description="Show a leaderboard")
     @app_commands.describe(
@@ -199,20 +197,17 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         scope: Choice[str] | None = None,
         around_me: bool = False,
     ) -> None:
-        await self.table.guarded(
+        await self.table.leaderboard(
             interaction,
-            self.table.leaderboard(
-                interaction,
-                variant.value,
-                period.value if period else "daily",
-                scope.value if scope else "global",
-                around_me,
-            ),
+            variant.value,
+            period.value if period else "daily",
+            scope.value if scope else "global",
+            around_me,
         )
 
     @app_commands.command(name="stats", description="Show my statistics")
     async def stats(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.guarded(interaction, self.table.stats(interaction))
+        await self.table.stats(interaction)
 
     @app_commands.command(name="help", description="How to read a board and type moves")
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -143,6 +143,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "{code} ist kein Spielcode.",
     ),
     "no_guild": ("Races need a server channel.", "Rennen gibt es nur in einem Server-Kanal."),
+    "slow_down": (
+        "Slow down a little: too many taps at once. Try again in a moment.",
+        "Nicht so schnell: zu viele Klicks auf einmal. Gleich geht es weiter.",
+    ),
     "leaderboard_title": (
         "**Leaderboard** {variant} · {date} · {scope}",
         "**Bestenliste** {variant} · {date} · {scope}",

@@ -7,8 +7,9 @@ press to the ``Table`` (bot/table.py); the legal targets come from the server's
 view (``legal_moves``), and the server decides whether a move is legal.
 
 Custom ids (Discord allows 100 characters):
-    ``sa|b|<game>|<op>|<arg>|<sel>``  board button; op s(ource) t(arget) c(ancel)
-        d(raw) u(ndo) h(int) x (finish) r(esign) R (resign confirmed); ``sel`` is the
+    ``sa|b|<game>|<op>|<arg>|<sel>``  board button; op the letter of a ``BoardOp``:
+        s(ource) t(arget) c(ancel) d(raw) u(ndo) j(ump back) h(int) x (finish)
+        r(esign) R (resign confirmed); ``sel`` is the
         selected source with an optional size, ``7`` or ``7.3``; a target's ``arg``
         is its move (``7:3>2``), or ``?2`` when several cards of the source could go
         to column 2 and the player picks which
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 import discord
@@ -33,6 +35,31 @@ from bot.i18n import text
 from bot.render import card_text, move_size, targets_of
 
 RACE_OPS = ("join", "leave", "start", "board")
+
+
+class BoardOp(StrEnum):
+    """What a board button does; its value is the letter its custom id carries (boards
+    already posted keep these letters, so they never change)."""
+
+    SELECT = "s"  # tap a source
+    TARGET = "t"  # play the selected source onto a pile (or pick its card first)
+    CANCEL = "c"  # drop the selection
+    DRAW = "d"  # draw (Klondike) or deal a row (Spider)
+    UNDO = "u"
+    JUMP_BACK = "j"  # back to the last winnable position of a game proven lost
+    HINT = "h"
+    FINISH = "x"  # play every card home
+    RESIGN = "r"  # asks to confirm
+    RESIGN_CONFIRMED = "R"
+
+    @classmethod
+    def of(cls, letter: str) -> BoardOp:
+        """The op a custom id's letter names; an unknown letter (a board of a newer or
+        older bot) only drops the selection."""
+        try:
+            return cls(letter)
+        except ValueError:
+            return cls.CANCEL
 
 
 def split_selection(sel: str) -> tuple[str | None, int | None]:
@@ -105,21 +132,22 @@ def _pile_button(
     label = _pile_label(pile, locale)
     if source is None:
         if pile == "f":  # a target only: waits for a source
-            return BoardButton(game, "s", pile, "", label=label, disabled=True, row=row)
-        return BoardButton(game, "s", pile, "", label=label, disabled=pile not in legal, row=row)
+            return BoardButton(game, BoardOp.SELECT, pile, "", label=label, disabled=True, row=row)
+        disabled = pile not in legal
+        return BoardButton(game, BoardOp.SELECT, pile, "", label=label, disabled=disabled, row=row)
     sel = source if size is None else f"{source}.{size}"
     if pile == source:
-        return BoardButton(game, "c", pile, sel, label=label, style="primary", row=row)
+        return BoardButton(game, BoardOp.CANCEL, pile, sel, label=label, style="primary", row=row)
     target = "f" if pile == "f" else pile
     if target not in targets_of(moves, size):
-        return BoardButton(game, "t", pile, sel, label=label, disabled=True, row=row)
+        return BoardButton(game, BoardOp.TARGET, pile, sel, label=label, disabled=True, row=row)
     matching = [m for m in moves if m.endswith(f">{target}")]
     if size is not None:
         matching = [m for m in matching if move_size(m.split(">")[0]) == size]
     # Several cards of the source could go there (runs of several sizes onto an empty
     # column, say): the button names its target, and the player picks the card next.
     arg = matching[0] if len(matching) == 1 else f"?{target}"
-    return BoardButton(game, "t", arg, sel, label=label, style="success", row=row)
+    return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, style="success", row=row)
 
 
 def _pile_label(pile: str, locale: str) -> str:
@@ -148,23 +176,41 @@ def _controls(
         key = "btn_deal" if "runs_removed" in view else "btn_draw"
         buttons.append(
             BoardButton(
-                game, "d", "", "", label=text(locale, key), disabled="d" not in legal, row=row
+                game,
+                BoardOp.DRAW,
+                "",
+                "",
+                label=text(locale, key),
+                disabled="d" not in legal,
+                row=row,
             )
         )
     if allow_undo:
-        buttons.append(BoardButton(game, "u", "", "", label=text(locale, "btn_undo"), row=row))
+        buttons.append(
+            BoardButton(game, BoardOp.UNDO, "", "", label=text(locale, "btn_undo"), row=row)
+        )
     if allow_undo and lost and not view.get("can_finish"):  # a game that can finish is won
         label = text(locale, "btn_jump_back")
-        buttons.append(BoardButton(game, "j", "", "", label=label, style="primary", row=row))
+        buttons.append(
+            BoardButton(game, BoardOp.JUMP_BACK, "", "", label=label, style="primary", row=row)
+        )
     if allow_hints:
-        buttons.append(BoardButton(game, "h", "", "", label=text(locale, "btn_hint"), row=row))
+        buttons.append(
+            BoardButton(game, BoardOp.HINT, "", "", label=text(locale, "btn_hint"), row=row)
+        )
     if view.get("can_finish"):
         buttons.append(
             BoardButton(
-                game, "x", "", "", label=text(locale, "btn_finish"), style="success", row=row
+                game,
+                BoardOp.FINISH,
+                "",
+                "",
+                label=text(locale, "btn_finish"),
+                style="success",
+                row=row,
             )
         )
-    op = "R" if confirm_resign else "r"
+    op = BoardOp.RESIGN_CONFIRMED if confirm_resign else BoardOp.RESIGN
     buttons.append(
         BoardButton(game, op, "", "", label=text(locale, "btn_resign"), style="danger", row=row)
     )
@@ -180,7 +226,7 @@ class BoardButton(
     def __init__(
         self,
         game: int,
-        op: str,
+        op: BoardOp,
         arg: str,
         sel: str,
         *,
@@ -206,13 +252,11 @@ class BoardButton(
         match: re.Match[str],
         /,
     ) -> BoardButton:
-        return cls(int(match["game"]), match["op"], match["arg"], match["sel"])
+        return cls(int(match["game"]), BoardOp.of(match["op"]), match["arg"], match["sel"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         table = interaction.client.table
-        await table.guarded(
-            interaction, table.board_press(interaction, self.game, self.op, self.arg, self.sel)
-        )
+        await table.board_press(interaction, self.game, self.op, self.arg, self.sel)
 
 
 class BoardSelect(
@@ -287,10 +331,9 @@ class BoardSelect(
         table = interaction.client.table
         if self.target:  # the target was tapped first: this card's move is played
             move = move_text(self.source, size, self.target)
-            press = table.board_press(interaction, self.game, "t", move, sel)
+            await table.board_press(interaction, self.game, BoardOp.TARGET, move, sel)
         else:
-            press = table.board_press(interaction, self.game, "s", self.source, sel)
-        await table.guarded(interaction, press)
+            await table.board_press(interaction, self.game, BoardOp.SELECT, self.source, sel)
 
 
 def move_text(source: str, size: int, target: str) -> str:
@@ -339,5 +382,4 @@ class RaceButton(
         return cls(int(match["race"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        table = interaction.client.table
-        await table.guarded(interaction, table.race_press(interaction, self.race, self.op))
+        await interaction.client.table.race_press(interaction, self.race, self.op)

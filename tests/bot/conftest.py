@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     import discord  # noqa: F401
 
-from bot_setup import SERVICE_TOKEN, MakeClient, ServerClock
+from bot_setup import SERVICE_TOKEN, MakeClient, ServerClock, scripted_cooldown
 from discord_fakes import Bot, FakeBot
 
 from bot.client import ArenaClient
@@ -71,7 +71,7 @@ async def bot(arena: ArenaServer) -> AsyncIterator[Bot]:
     client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
     await client.start(timeout=10)
     runner = asyncio.create_task(desk.run())
-    table = Table(client, desk)
+    table = Table(client, desk, cooldown=scripted_cooldown())
     yield Bot(table, SolitaireCog(table), FakeBot(table), desk)
     runner.cancel()
     with contextlib.suppress(asyncio.CancelledError):

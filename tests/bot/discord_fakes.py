@@ -108,14 +108,23 @@ class FakeResponse:
         self.answered = True
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        self.interaction.calls.append("defer")
         self._answer()
         self.deferred = {"ephemeral": ephemeral, "thinking": thinking}
 
     async def send_message(
         self, content: str, *, ephemeral: bool = False, view: Any = None
     ) -> None:
+        self.interaction.calls.append("send_message")
         self._answer()
         self.interaction.record(content, view, ephemeral)
+
+    async def edit_message(self, *, content: str, view: Any) -> None:
+        """The first response to a press that edits the pressed message itself."""
+        self.interaction.calls.append("edit_message")
+        assert self.interaction.message is not None, "edit_message answers only a press"
+        self._answer()
+        await self.interaction.message.edit(content=content, view=view)
 
 
 class FakeFollowup:
@@ -127,6 +136,7 @@ class FakeFollowup:
     async def send(
         self, content: str, *, ephemeral: bool = False, wait: bool = False, view: Any = None
     ) -> FakeMessage:
+        self.interaction.calls.append("followup.send")
         assert self.interaction.response.is_done(), "followup before any response"
         thinking = self.interaction.original
         if thinking is not None and thinking.edits == 0 and not thinking.content:
@@ -161,6 +171,7 @@ class FakeInteraction:
         self.sent: list[FakeMessage] = []
         self.data: dict[str, Any] = {}
         self.original: FakeMessage | None = None  # a command's deferred response
+        self.calls: list[str] = []  # every call to Discord about this interaction, in order
 
     def record(self, content: str, view: Any, ephemeral: bool) -> FakeMessage:
         check_message(content, view)
@@ -172,6 +183,7 @@ class FakeInteraction:
 
     async def original_response(self) -> FakeMessage:
         """A command's deferred response (the "thinking" message), or a press's message."""
+        self.calls.append("original_response")
         assert self.response.is_done(), "no response yet"
         if self.message is not None:
             return self.message
@@ -181,8 +193,12 @@ class FakeInteraction:
         return self.original
 
     async def edit_original_response(self, *, content: str, view: Any) -> FakeMessage:
+        self.calls.append("edit_original_response")
         assert self.response.is_done(), "edit before any response"
-        original = await self.original_response()
+        original = self.message if self.message is not None else self.original
+        if original is None:
+            deferred = self.response.deferred or {}
+            original = self.original = self.record("", None, bool(deferred.get("ephemeral")))
         return await original.edit(content=content, view=view)
 
 

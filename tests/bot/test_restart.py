@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from bot_setup import SERVICE_TOKEN, MakeClient
+from bot_setup import SERVICE_TOKEN, MakeClient, scripted_cooldown
 from discord.app_commands import Choice
 from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, until
 
@@ -43,7 +43,7 @@ async def restarted(arena: ArenaServer) -> AsyncIterator[Table]:
     client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
     await client.start(timeout=10)
     runner = asyncio.create_task(desk.run())
-    yield Table(client, desk)
+    yield Table(client, desk, cooldown=scripted_cooldown())
     runner.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await runner

@@ -1,0 +1,99 @@
+"""Discord calls per board press, along the solver's wins of every variant.
+
+Plays the solver's win of one fixed deal of each variant (tests/bot/board_sweep.py)
+through the bot's own board buttons, pressed as discord.py dispatches them (the test
+fakes, tests/bot/discord_fakes.py), against a real race server over a throwaway
+database of the local PostgreSQL, and counts the calls each press makes to Discord
+(defer, edit, first response...). Prints presses, moves, presses per move and Discord
+calls per press for each variant, and the calls seen. ``--budget`` is how long a press
+waits for the server before it defers (0: always defer first).
+
+    .venv/bin/python bench/press_calls.py [--budget 2.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[0:1] = [str(ROOT), str(ROOT / "tests" / "bot"), str(ROOT / "bench")]
+
+import load  # noqa: E402  (bench/load.py: the benchmarks' PostgreSQL)
+from board_sweep import WON_SEEDS, won_line  # noqa: E402
+from discord_fakes import FakeBot, FakeInteraction, FakeUser  # noqa: E402
+from press_line import play_line  # noqa: E402
+
+import engine  # noqa: E402
+from bot.client import ArenaClient  # noqa: E402
+from bot.desk import RaceDesk  # noqa: E402
+from bot.fair_use import Cooldown  # noqa: E402
+from bot.table import Table  # noqa: E402
+from server.ops.config import ServerConfig  # noqa: E402
+from server.store.database import temporary_database  # noqa: E402
+from server.transport.app import ArenaServer  # noqa: E402
+
+TOKEN = "bench-press-calls"
+
+
+async def run(admin_url: str, budget: float) -> None:
+    async with temporary_database(admin_url, prefix="solitaire_bench_press") as url:
+        config = ServerConfig(
+            host="127.0.0.1", port=0, service_tokens=(TOKEN,), daily_prepare_ahead=False
+        )
+        async with ArenaServer(config, url) as arena:
+            client = ArenaClient(arena.url, TOKEN)
+            await client.start(timeout=10)
+            # The figure is Discord's calls, not fair use: no user is slowed here.
+            table = Table(client, RaceDesk(), cooldown=Cooldown(rate=1e9, burst=10**9))
+            table.answer_budget = budget
+            fake = FakeBot(table)
+            print(
+                f"{'variant':<11} {'moves':>6} {'presses':>8} {'press/move':>10}"
+                f" {'calls/press':>11}"
+            )
+            total: Counter[str] = Counter()
+            total_presses = 0
+            for number, (variant, seeds) in enumerate(WON_SEEDS.items()):
+                seed = seeds[0]
+                line = won_line(variant, seed)
+                user = FakeUser(5000 + number, f"Bench {variant}")
+                start = FakeInteraction(fake, user)
+                await table.practice(start, variant, engine.deal_code(seed))
+                [board] = start.sent
+                calls: Counter[str] = Counter()
+                presses = await play_line(fake, user, board, line, calls)
+                assert board.view is None, board.content  # won: no buttons left
+                made = calls.total()
+                print(
+                    f"{variant:<11} {len(line):>6} {presses:>8} {presses / len(line):>10.2f}"
+                    f" {made / presses:>11.2f}"
+                )
+                total.update(calls)
+                total_presses += presses
+            await client.close()
+    print(f"all: {total_presses} presses, calls {dict(total)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=2.0, help="seconds before a defer")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    started = time.perf_counter()
+
+    async def go() -> None:
+        async with load.postgres() as admin_url:
+            await run(admin_url, args.budget)
+
+    asyncio.run(go())
+    print(f"{time.perf_counter() - started:.1f}s")
+
+
+if __name__ == "__main__":
+    main()

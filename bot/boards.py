@@ -1,0 +1,365 @@
+"""A player's board: drawn from the server's view, redrawn in place on every press.
+
+``Boards`` holds what the bot remembers of its players (the game each plays, their
+language, each game's last board message) and draws boards from the server's replies.
+A press on a board names a ``BoardOp`` (bot/views.py); ``PRESSES`` maps each op to
+the one request it makes and the board it leads to, so a press is: ask the server
+acting for the user who pressed (so nobody can act for another), then answer Discord
+once with the redrawn board (a defer first only when the server is slow). A refused
+move redraws the board with the server's reason above it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.answers import ErrorHook, Interaction, answering, send
+from bot.client import Actor, ArenaClient, ServerError
+from bot.desk import RaceDesk
+from bot.fair_use import Cooldown
+from bot.i18n import error_text, locale_of, text
+from bot.render import TEXT_SUITS, render_board
+from bot.views import BoardOp, board_view, split_selection
+
+log = logging.getLogger(__name__)
+
+# Redraws one board message in place: edit(content, view).
+BoardEdit = Callable[[str, Any], Awaitable[Any]]
+MAX_BOARDS = 10_000  # boards remembered for unasked redraws (a bot's active games)
+# Seconds a press waits for the server before it defers: Discord wants the first
+# response within 3 s of the press, and the edit after a defer costs a second call.
+ANSWER_BUDGET = 2.0
+
+
+def wall_ms() -> int:
+    """The bot's clock: milliseconds since the epoch, comparable with server times."""
+    return time.time_ns() // 1_000_000
+
+
+def new_move_id() -> str:
+    """A fresh id that makes a retransmitted move apply only once."""
+    return uuid.uuid4().hex[:16]
+
+
+@dataclass
+class Pressed:
+    """What a press led to: the server's reply (carrying the view) and how to draw it."""
+
+    reply: Mapping[str, Any]
+    sel: str = ""
+    notice: str | None = None
+    confirm_resign: bool = False
+    target: str | None = None
+
+
+# One press: (client, who pressed, game, the button's arg, the board's selection).
+Press = Callable[[ArenaClient, Actor, int, str, str], Awaitable[Pressed]]
+
+
+async def _view(client: ArenaClient, actor: Actor, game: int) -> Mapping[str, Any]:
+    return await client.request("get_view", actor, game=game)
+
+
+async def _select(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    new_sel = sel or arg
+    source, _ = split_selection(new_sel)
+    notice = text(actor.locale, "selected", source=source)
+    return Pressed(await _view(client, actor, game), new_sel, notice)
+
+
+async def _target(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    if not arg.startswith("?"):
+        return await _move(client, actor, game, arg)
+    # Several cards of the source reach the target: the menu offers them. (A bare "?"
+    # comes from a board drawn before targets carried their pile.)
+    target = arg[1:] or None
+    notice = (
+        text(actor.locale, "pick_card_to", target=target)
+        if target
+        else text(actor.locale, "pick_card")
+    )
+    return Pressed(await _view(client, actor, game), sel, notice, target=target)
+
+
+async def _move(client: ArenaClient, actor: Actor, game: int, move: str) -> Pressed:
+    reply = await client.request("move", actor, game=game, text=move, move_id=new_move_id())
+    return Pressed(reply)
+
+
+async def _draw(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    return await _move(client, actor, game, "d")
+
+
+async def _undo(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    return Pressed(await client.request("undo", actor, game=game, move_id=new_move_id()))
+
+
+async def _jump_back(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    return Pressed(await client.request("jump_back", actor, game=game, move_id=new_move_id()))
+
+
+async def _hint(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    reply = await client.request("hint", actor, game=game)
+    hint = reply.get("hint")
+    notice = text(actor.locale, "hint_is", move=hint) if hint else text(actor.locale, "no_hint")
+    return Pressed(reply, notice=notice)
+
+
+async def _finish(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    return Pressed(await client.request("auto_finish", actor, game=game))
+
+
+async def _resign(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    notice = text(actor.locale, "confirm_resign")
+    return Pressed(await _view(client, actor, game), notice=notice, confirm_resign=True)
+
+
+async def _resign_confirmed(
+    client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
+) -> Pressed:
+    return Pressed(await client.request("resign", actor, game=game))
+
+
+async def _cancel(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    return Pressed(await _view(client, actor, game))
+
+
+PRESSES: Mapping[BoardOp, Press] = {
+    BoardOp.SELECT: _select,
+    BoardOp.TARGET: _target,
+    BoardOp.CANCEL: _cancel,
+    BoardOp.DRAW: _draw,
+    BoardOp.UNDO: _undo,
+    BoardOp.JUMP_BACK: _jump_back,
+    BoardOp.HINT: _hint,
+    BoardOp.FINISH: _finish,
+    BoardOp.RESIGN: _resign,
+    BoardOp.RESIGN_CONFIRMED: _resign_confirmed,
+}
+
+
+class Boards:
+    """Every Discord user's boards, played through one server client."""
+
+    def __init__(
+        self,
+        client: ArenaClient,
+        desk: RaceDesk,
+        clock: Callable[[], int] = wall_ms,
+        *,
+        cooldown: Cooldown | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.desk = desk
+        self.clock = clock  # server epoch ms, for the time shown on boards
+        self.errors = ErrorHook()
+        self.cooldown = cooldown or Cooldown()
+        self.monotonic = monotonic  # the cooldown's clock (seconds)
+        self.answer_budget = ANSWER_BUDGET
+        self.games: dict[int, int] = {}  # Discord user → the game they play now
+        self.locales: dict[int, str] = {}  # Discord user → their last locale (for DMs)
+        # Each game's last board message, for redrawing it when the server says
+        # something unasked; and the games the server proved lost where they stand.
+        self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
+        self.lost: set[int] = set()
+        # How boards write the suits: the application's card emoji once installed
+        # (bot/card_emoji.py), else the text marks.
+        self.suits: Mapping[str, str] = TEXT_SUITS
+        self._redraws: set[asyncio.Task[None]] = set()
+        client.on_notice = self.on_notice
+
+    def actor(self, interaction: Interaction) -> Actor:
+        """The Discord user of ``interaction`` as the server's principal."""
+        user = interaction.user
+        locale = locale_of(interaction.locale)
+        self.locales[user.id] = locale
+        return Actor(user.id, getattr(user, "display_name", None) or user.name, locale)
+
+    async def turned_away(self, interaction: Interaction) -> bool:
+        """Whether the user of ``interaction`` is over their fair share of requests; if
+        so they are told to slow down (privately) and nothing goes to the server."""
+        if self.cooldown.allow(interaction.user.id, self.monotonic()):
+            return False
+        await send(interaction, text(locale_of(interaction.locale), "slow_down"))
+        return True
+
+    async def guarded(self, interaction: Interaction, work: Awaitable[Any]) -> None:
+        """Run ``work`` under the error hook (for work that is not an ``@answering``
+        entry point of its own)."""
+        await self.errors.guard(interaction, work)
+
+    def board(
+        self,
+        game: int,
+        reply: Mapping[str, Any],
+        locale: str,
+        *,
+        sel: str = "",
+        notice: str | None = None,
+        confirm_resign: bool = False,
+        target: str | None = None,
+    ) -> tuple[str, discord.ui.View | None]:
+        """The board message (text and buttons) from a server reply carrying a view;
+        ``target``: a column the selected source reaches with several cards, whose
+        card the player picks next."""
+        if reply.get("played"):
+            self.lost.discard(game)  # a new position: the old verdict is void
+        lost = game in self.lost
+        if lost and notice is None:
+            notice = text(locale, "lost_notice")
+        view = reply["view"]
+        race = self.desk.state(reply["race"]) if reply.get("race") else None
+        now = self.clock()
+        elapsed = None
+        if race is not None and race.state == "running" and race.starts_at is not None:
+            elapsed = now - race.starts_at
+        source, size = split_selection(sel)
+        # A race's clock runs only while the race does; elsewhere the game's own clock.
+        content = render_board(
+            view,
+            locale,
+            selected=source,
+            size=size,
+            notice=notice,
+            elapsed_ms=elapsed,
+            now_ms=now if race is None else None,
+            suits=self.suits,
+        )
+        buttons = board_view(
+            game,
+            view,
+            locale,
+            sel=sel,
+            confirm_resign=confirm_resign,
+            allow_undo=race.allow_undo if race else True,
+            allow_hints=race.allow_hints if race else True,
+            lost=lost,
+            target=target,
+        )
+        return content, buttons
+
+    def _remember(self, game: int, actor: Actor, edit: BoardEdit) -> None:
+        if game not in self.boards and len(self.boards) >= MAX_BOARDS:
+            self.boards.clear()  # forgetting costs only an unasked redraw
+        self.boards[game] = (actor, edit)
+
+    def on_notice(self, message: Mapping[str, Any]) -> None:
+        """The server's unasked word about a game: the solver proved it lost where it
+        stands (a practice game). Its board is redrawn with the offer to undo, jump
+        back or resign."""
+        if message.get("type") != "winnability" or message.get("verdict") != "lost":
+            return
+        game = message["game"]
+        self.lost.add(game)
+        known = self.boards.get(game)
+        if known is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._redraw(game, *known))
+        self._redraws.add(task)
+        task.add_done_callback(self._redrawn)
+
+    async def _redraw(self, game: int, actor: Actor, edit: BoardEdit) -> None:
+        reply = await _view(self.client, actor, game)
+        content, view = self.board(game, reply, actor.locale)
+        await edit(content, view)
+
+    def _redrawn(self, task: asyncio.Task[None]) -> None:
+        self._redraws.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not redraw a board: %r", task.exception())
+
+    async def show_board(
+        self,
+        interaction: Interaction,
+        game: int,
+        reply: Mapping[str, Any] | None = None,
+        notice: str | None = None,
+    ) -> None:
+        """Send ``game``'s board as a new private message."""
+        actor = self.actor(interaction)
+        if reply is None:
+            reply = await _view(self.client, actor, game)
+        self.games[actor.user_id] = game
+        content, view = self.board(game, reply, actor.locale, notice=notice)
+        message = await send(interaction, content, view=view)
+        if message is not None:
+            self._remember(game, actor, lambda c, v: message.edit(content=c, view=v))
+
+    @answering
+    async def board_press(
+        self, interaction: Interaction, game: int, op: BoardOp, arg: str, sel: str
+    ) -> None:
+        """A tap on a board: select a source, play a move, draw, undo, hint, finish, resign.
+
+        One round trip when the server answers within ``answer_budget``: the press's
+        only response is the redrawn board (``response.edit_message``). A slower server
+        gets a defer first (Discord allows 3 s for the first response), then the edit.
+        """
+        actor = self.actor(interaction)
+        self.games[actor.user_id] = game
+        pressing = asyncio.ensure_future(self.press(actor, game, op, arg, sel))
+        try:
+            done, _ = await asyncio.wait({pressing}, timeout=self.answer_budget)
+            if not done:
+                await interaction.response.defer()
+            pressed = await pressing
+        finally:
+            pressing.cancel()  # a no-op once done; else nobody waits for it any more
+        content, view = self.board(
+            game,
+            pressed.reply,
+            actor.locale,
+            sel=pressed.sel,
+            notice=pressed.notice,
+            confirm_resign=pressed.confirm_resign,
+            target=pressed.target,
+        )
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, view=view)
+        else:
+            await interaction.response.edit_message(content=content, view=view)
+        self._remember(
+            game, actor, lambda c, v: interaction.edit_original_response(content=c, view=v)
+        )
+
+    async def press(self, actor: Actor, game: int, op: BoardOp, arg: str, sel: str) -> Pressed:
+        """The server's answer to a press of ``op``; a refusal is the board as it stands
+        with the reason above it (the refusal itself escapes only when even the board
+        cannot be had)."""
+        try:
+            return await PRESSES[op](self.client, actor, game, arg, sel)
+        except ServerError as err:
+            notice = "⚠️ " + error_text(actor.locale, err.code, err.message)
+            if err.view is not None:
+                return Pressed({"view": err.view, "game": game}, notice=notice)
+            try:
+                reply = await _view(self.client, actor, game)
+            except ServerError:
+                raise err from None
+            return Pressed(reply, notice=notice)
+
+    async def current_game(self, interaction: Interaction) -> int | None:
+        """The game the user of ``interaction`` plays now: the one the bot remembers, else
+        (after a restart) the newest game the server says they are still playing."""
+        game = self.games.get(interaction.user.id)
+        if game is None:
+            game = await self.find_game(self.actor(interaction))
+        return game
+
+    async def find_game(self, actor: Actor) -> int | None:
+        """Ask the server for the newest game ``actor`` is still playing (and remember it)."""
+        reply = await self.client.request("my_games", actor, limit=1)
+        if not reply["games"]:
+            return None
+        game = int(reply["games"][0]["game"])
+        self.games[actor.user_id] = game
+        return game
