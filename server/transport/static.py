@@ -92,8 +92,10 @@ def is_websocket_handshake(request: Request) -> bool:
 
 def respond(request: Request) -> Response | None:
     """The page's file for a plain GET, ``404`` for an unknown path, or ``None``
-    for a WebSocket handshake, which the server then completes."""
-    if is_websocket_handshake(request):
+    for a WebSocket handshake, which the server then completes, and for a race's
+    address (``/races/<id>``, server/transport/routing.py), which is a WebSocket's only:
+    websockets answers a plain GET there with ``426 Upgrade Required``."""
+    if is_websocket_handshake(request) or request.path.startswith("/races/"):
         return None
     return serve_file(shipped_files(), request)
 
