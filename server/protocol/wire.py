@@ -148,8 +148,15 @@ def _may_hold_unstorable(frame: str | bytes) -> bool:
 
 def unstorable(value: Any) -> str | None:
     """Why a decoded JSON value cannot be stored (an integer past 64 bits, a NUL in a
-    string or key), or None. Walks without recursion: the value may be deep."""
+    string or key), or None. Walks without recursion: the value may be deep.
+
+    A message's ``seed`` is the one integer of another range: a deal's number, from 0 to
+    2^64−1 (docs/deals.md), stored as a numeric; the game settings check its range and
+    answer ``invalid_options`` (server/core/session.py).
+    """
     pending = [value]
+    if isinstance(value, dict) and isinstance(value.get("seed"), int):
+        pending = [{k: v for k, v in value.items() if k != "seed"}]
     while pending:
         item = pending.pop()
         if isinstance(item, bool):

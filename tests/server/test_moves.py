@@ -117,7 +117,7 @@ async def test_two_processes_cannot_fork_a_game(
     """A second server on the same database: the move log's key picks one winner."""
     ann = await connect(name="Ann")
     game = (await ann.ok("practice", variant="klondike", seed=21))["game"]
-    async with ArenaServer(server.ops.config, migrated_database_url) as other:
+    async with ArenaServer(server.config, migrated_database_url) as other:
         twin = Client(await ws_connect(other.url, max_queue=None))
         await twin.ok("hello", token=ann.welcome["token"])
         await twin.ok("get_view", game=game)  # the other process caches the game now

@@ -85,3 +85,12 @@ def test_a_number_past_a_floats_range_is_bad_json() -> None:
 
 def test_a_raw_nul_is_no_json() -> None:
     assert refused('{"type": "hello", "protocol": 1, "name": "a\x00b"}').code == "bad_json"
+
+
+def test_a_seed_has_the_range_of_a_deal_number_not_of_an_id() -> None:
+    """Deal numbers go to 2^64−1; past 2^63 only a seed may go (its range is the game's)."""
+    top = 2**64 - 1
+    message = p.parse(json.dumps({"type": "practice", "variant": "klondike", "seed": top}))
+    assert isinstance(message, p.Practice) and message.seed == top
+    with pytest.raises(ProtocolError):
+        p.parse(json.dumps({"type": "get_view", "game": top}))
