@@ -81,12 +81,17 @@ class ProcessStats:
     """CPU seconds and resident memory of a process and its children, from /proc.
 
     The children (the worker processes of ``--processes``) are those running when
-    the stats are made.
+    the stats are made, started by any thread of the process (the front starts its
+    workers from a thread that keeps Ctrl-C blocked for them).
     """
 
     def __init__(self, pid: int) -> None:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        self.pids = [pid, *map(int, children)]
+        children = [
+            int(child)
+            for task in Path(f"/proc/{pid}/task").glob("*/children")
+            for child in task.read_text().split()
+        ]
+        self.pids = [pid, *children]
         self.ticks = os.sysconf("SC_CLK_TCK")
 
     def cpu_seconds(self) -> float:
