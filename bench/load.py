@@ -81,8 +81,7 @@ class ProcessStats:
     """CPU seconds and resident memory of a process and its children, from /proc.
 
     The children (the worker processes of ``--processes``) are those running when
-    the stats are made, started by any thread of the process (the front starts its
-    workers from a thread that keeps Ctrl-C blocked for them).
+    the stats are made, started by any thread of the process.
     """
 
     def __init__(self, pid: int) -> None:
