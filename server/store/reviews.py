@@ -13,13 +13,17 @@ import asyncpg
 
 from server.store.pool import guarded
 
-PENDING_SQL = """
+# The unreviewed claims: race results and daily wins alike; $1 the games (null: any), $2
+# how many at most.
+CLAIMS_SQL = """
 select r.entry_id, r.finished as won, r.moves, r.time_ms, false as daily
-from results r where r.held = 'unreviewed'
+from results r
+where r.held = 'unreviewed' and ($1::bigint[] is null or r.entry_id = any($1::bigint[]))
 union all
 select d.entry_id, d.status = 'won', d.moves, d.time_ms, true
-from daily_entries d where d.held = 'unreviewed'
-limit $1
+from daily_entries d
+where d.held = 'unreviewed' and ($1::bigint[] is null or d.entry_id = any($1::bigint[]))
+limit $2
 """
 
 
@@ -43,22 +47,15 @@ class Reviews:
     @guarded
     async def pending(self, limit: int = 1000) -> list[Claim]:
         """Results not yet reviewed (left by a stop between a commit and its review)."""
-        rows = await self.pool.fetch(PENDING_SQL, limit)
-        return [Claim(r["entry_id"], r["won"], r["moves"], r["time_ms"], r["daily"]) for r in rows]
+        return await self._claims(None, limit)
 
     @guarded
     async def claims(self, game_ids: list[int]) -> list[Claim]:
         """The unreviewed claims of these games."""
-        rows = await self.pool.fetch(
-            """
-            select r.entry_id, r.finished as won, r.moves, r.time_ms, false as daily
-            from results r where r.entry_id = any($1::bigint[]) and r.held = 'unreviewed'
-            union all
-            select d.entry_id, d.status = 'won', d.moves, d.time_ms, true
-            from daily_entries d where d.entry_id = any($1::bigint[]) and d.held = 'unreviewed'
-            """,
-            game_ids,
-        )
+        return await self._claims(game_ids, len(game_ids) * 2)
+
+    async def _claims(self, game_ids: list[int] | None, limit: int) -> list[Claim]:
+        rows = await self.pool.fetch(CLAIMS_SQL, game_ids, limit)
         return [Claim(r["entry_id"], r["won"], r["moves"], r["time_ms"], r["daily"]) for r in rows]
 
     @guarded
