@@ -160,7 +160,7 @@ class Dailies:
     """The daily deals of this server: prepared ahead, started, swept, and shown.
 
     Given what it works with (its store, the solver workers, the cache of live games
-    and the clock), not the arena: a daily attempt is an ordinary game once started.
+    and the clock) by the wiring: a daily attempt is an ordinary game once started.
     """
 
     def __init__(
