@@ -13,6 +13,11 @@ BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/native/*.[ch] engine/s
 # Playwright; it is installed when missing (CI runs as root on Debian).
 CHROMIUM := /usr/bin/chromium
 
+# The suite runs on this many pytest workers (pytest-xdist). Most of a test's time is spent
+# waiting on a server, PostgreSQL or the browser, not computing, so more workers than cores
+# pay; each worker has its own template database and test copies (tests/conftest.py).
+TEST_WORKERS ?= 4
+
 .PHONY: run test
 
 run: $(VENV)/.installed
@@ -24,7 +29,7 @@ test: $(VENV)/.installed-dev $(CHROMIUM)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
