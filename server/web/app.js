@@ -4,6 +4,7 @@
 // "1-3XRZ"), anything else is practice.
 
 import { Connection } from "./connection.js";
+import { seedOf } from "./deal.js";
 import { GameController } from "./game.js";
 import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } from "./i18n.js";
 import { DailyScreen } from "./daily.js";
@@ -121,18 +122,6 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
-
-/** A seed from its digits or its deal code (Crockford base 32, dashes ignored). */
-function seedOf(text) {
-  if (/^\d+$/.test(text)) return BigInt(text);
-  let seed = 0n;
-  for (const ch of text.toUpperCase().replace(/-/g, "")) {
-    const digit = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".indexOf(ch.replace("O", "0").replace(/[IL]/, "1"));
-    if (digit < 0) throw new Error(`not a deal code: ${text}`);
-    seed = seed * 32n + BigInt(digit);
-  }
-  return seed;
-}
 
 // ---- practice -----------------------------------------------------------------------
 

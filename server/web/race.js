@@ -3,23 +3,9 @@
 // Everything shown comes from the race's state (``race`` replies) and its events;
 // the ranking is the server's, never recomputed here.
 
+import { dealCode } from "./deal.js";
 import { clock } from "./game.js";
 import { t, variantName } from "./i18n.js";
-
-const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/** The deal code of a seed (docs/deals.md): Crockford base 32, grouped by four. */
-export function dealCode(seed) {
-  let n = BigInt(seed);
-  let text = "";
-  do {
-    text = CODE_ALPHABET[Number(n % 32n)] + text;
-    n /= 32n;
-  } while (n > 0n);
-  const groups = [];
-  for (let end = text.length; end > 0; end -= 4) groups.unshift(text.slice(Math.max(0, end - 4), end));
-  return groups.join("-");
-}
 
 /** Whether SHA-256("<seed>:<salt>") is the commitment (null when the page cannot hash). */
 export async function commitmentHolds(seed, salt, commitment) {
