@@ -208,6 +208,7 @@ from server.protocol.games import (
 )
 from server.protocol.games import (
     Practice as Practice,
+    PracticeRecord as PracticeRecord,
 )
 from server.protocol.games import (
     Resign as Resign,

@@ -45,6 +45,7 @@ from server.protocol.games import (
     JumpBack,
     Move,
     Practice,
+    PracticeRecord,
     Resign,
     Undo,
     ViewReply,
@@ -71,6 +72,7 @@ ClientMessage = (
     | GetRace
     | Resume
     | Practice
+    | PracticeRecord
     | Move
     | Undo
     | Hint

@@ -40,6 +40,7 @@ def routes(s: Services) -> Routes:
             p.GetRace: lambda who, m, sub: s.races.get(who, m, sub),
             p.Resume: lambda who, m, sub: s.races.resume(who, m, sub),
             p.Practice: lambda who, m, sub: s.play.practice(who, m),
+            p.PracticeRecord: lambda who, m, sub: s.play.practice_record(who, m),
             p.Move: lambda who, m, sub: s.play.move(who, m, sub),
             p.Undo: lambda who, m, sub: s.play.undo(who, m, sub),
             p.Hint: lambda who, m, sub: s.play.hint(who, m),
