@@ -1,10 +1,12 @@
 // The page's start: language, the connection, and the screens (practice, races).
 // The address says where the player is: "#race=12" is a race (an invite link),
 // "#deal=yukon:42" a practice game of that deal (a seed, or a deal code such as
-// "1-3XRZ"), anything else is practice.
+// "1-3XRZ"), anything else is practice. Without the server, practice goes on with the
+// rules in the page (local.js), and the service worker (sw.js) serves the page itself.
 
 import { Connection } from "./connection.js";
-import { seedOf } from "./deal.js";
+import { randomSeed, seedOf } from "./deal.js";
+import { LOCAL_GAME, OfflinePractice, Outbox } from "./local.js";
 import { GameController } from "./game.js";
 import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } from "./i18n.js";
 import { DailyScreen } from "./daily.js";
@@ -23,6 +25,8 @@ function announce(text) {
 }
 
 setLanguage(initialLanguage(localStorage, navigator.languages || [navigator.language]));
+const outbox = new Outbox(localStorage, announce);
+const offline = new OfflinePractice(localStorage, outbox);
 
 const scheme = location.protocol === "https:" ? "wss" : "ws";
 const connection = new Connection(`${scheme}://${location.host}/`, localStorage, language());
@@ -127,19 +131,39 @@ window.addEventListener("hashchange", route);
 
 async function startPractice(variant, options = {}, seed = null) {
   show("practice");
-  const fields = { variant, options };
-  if (seed !== null) fields.seed = seed;
-  const reply = await connection.request("practice", fields);
   $("#variant").value = variant;
-  localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
-  game.load(reply.game, reply.view);
+  if (connection.online) {
+    const fields = { variant, options };
+    if (seed !== null) fields.seed = seed;
+    try {
+      const reply = await connection.request("practice", fields);
+      localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
+      game.load(reply.game, reply.view);
+      showStatus();
+      return;
+    } catch (error) {
+      if (error.code) throw error; // refused by the server; a lost connection plays here
+    }
+  }
+  const reply = offline.start(variant, options, seed ?? randomSeed());
+  localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: LOCAL_GAME, variant }));
+  game.load(LOCAL_GAME, reply.view, { undo: true, hints: true }, offline);
+  showStatus();
 }
 
 /** Back to the practice game left on this device, if it is still being played. */
 async function resumePractice() {
   const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
   const variant = kept?.variant ?? $("#variant").value ?? VARIANTS[0];
-  if (kept?.game) {
+  if (kept?.game === LOCAL_GAME) {
+    const reply = offline.resume();
+    if (reply) {
+      $("#variant").value = kept.variant;
+      game.load(LOCAL_GAME, reply.view, { undo: true, hints: true }, offline);
+      showStatus();
+      return;
+    }
+  } else if (kept?.game && connection.online) {
     try {
       const reply = await connection.request("get_view", { game: kept.game });
       if (reply.view.status === "playing") {
@@ -207,13 +231,26 @@ $("#join-race").addEventListener("submit", (event) => {
 
 // ---- start --------------------------------------------------------------------------
 
-connection.on("status", (status) => {
-  $("#status").textContent = status === "offline" ? t("offline") : "";
-  document.body.dataset.online = status === "online" ? "yes" : "no";
-});
+/** The status line: connecting, lost, or practice going on in the page. */
+function showStatus() {
+  let text = "";
+  if (!connection.online) text = game.table === offline ? t("offlinePractice") : t("offline");
+  $("#status").textContent = text;
+  document.body.dataset.online = connection.online ? "yes" : "no";
+}
 
 let started = false;
+connection.on("status", (status) => {
+  showStatus();
+  // No server at the first try: the page (from the service worker) plays on its own.
+  if (status === "offline" && !started) {
+    started = true;
+    route();
+  }
+});
+
 connection.on("welcome", () => {
+  outbox.flush(connection);
   if (!started) {
     started = true;
     route();
@@ -224,5 +261,7 @@ connection.on("welcome", () => {
 
 applyTexts();
 showOptionFields(createForm);
+// The service worker keeps the page's files for a start without the server.
+navigator.serviceWorker?.register("/sw.js").catch(() => {});
 $("#status").textContent = t("connecting");
 connection.open().catch(() => {});

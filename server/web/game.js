@@ -1,6 +1,7 @@
 // One game on the screen: its board, counters, buttons and keys. Every change goes
-// to the server (move, undo, hint, auto_finish) and the reply's view is drawn; the
-// page keeps no rules of its own. Used for practice and for a race's game alike.
+// to the game's table, the server (move, undo, hint, auto_finish) or, for practice
+// offline, the rules in the page (local.js), and the reply's view is drawn. Used for
+// practice and for a race's game alike.
 
 import { Board } from "./board.js";
 import { t } from "./i18n.js";
@@ -13,6 +14,7 @@ export class GameController {
     this.announce = announce;
     this.board = new Board(elements.board, (text) => this.move(text), announce);
     this.game = null;
+    this.table = connection; // who answers the game's requests
     this.view = null;
     this.policy = { undo: true, hints: true };
     this.pendingKey = null;
@@ -29,8 +31,9 @@ export class GameController {
   }
 
   /** Show ``game`` with its ``view``; ``policy`` says whether undo and hints are on. */
-  load(game, view, policy = { undo: true, hints: true }) {
+  load(game, view, policy = { undo: true, hints: true }, table = this.connection) {
     this.game = game;
+    this.table = table;
     this.policy = policy;
     this.active = true;
     this.el.undo.hidden = !policy.undo;
@@ -71,7 +74,7 @@ export class GameController {
   elapsed() {
     const view = this.view;
     if (!view?.started_at) return 0;
-    const end = view.finished_at ?? this.connection.now();
+    const end = view.finished_at ?? this.table.now();
     return Math.max(0, end - view.started_at);
   }
 
@@ -107,7 +110,7 @@ export class GameController {
   async act(type, fields = {}) {
     if (!this.game) return null;
     try {
-      const reply = await this.connection.request(type, { game: this.game, ...fields });
+      const reply = await this.table.request(type, { game: this.game, ...fields });
       if (reply.view && reply.game === this.game) this.update(reply.view);
       return reply;
     } catch (error) {
