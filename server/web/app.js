@@ -14,6 +14,8 @@ import { RaceScreen } from "./race.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
+// Practice on the server has every help, the solver's too ("still winnable?").
+const PRACTICE_POLICY = { undo: true, hints: true, solver: true };
 const $ = (selector) => document.querySelector(selector);
 
 const live = $("#live");
@@ -39,6 +41,8 @@ const game = new GameController(
     undo: $("#undo"),
     hint: $("#hint"),
     finish: $("#finish"),
+    check: $("#check"),
+    jumpBack: $("#jump-back"),
   },
   announce,
 );
@@ -138,7 +142,7 @@ async function startPractice(variant, options = {}, seed = null) {
     try {
       const reply = await connection.request("practice", fields);
       localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
-      game.load(reply.game, reply.view);
+      game.load(reply.game, reply.view, PRACTICE_POLICY);
       showStatus();
       return;
     } catch (error) {
@@ -168,7 +172,7 @@ async function resumePractice() {
       const reply = await connection.request("get_view", { game: kept.game });
       if (reply.view.status === "playing") {
         $("#variant").value = kept.variant;
-        game.load(kept.game, reply.view);
+        game.load(kept.game, reply.view, PRACTICE_POLICY);
         return;
       }
     } catch {

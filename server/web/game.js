@@ -23,6 +23,12 @@ export class GameController {
     elements.undo.addEventListener("click", () => this.undo());
     elements.hint.addEventListener("click", () => this.hint());
     elements.finish.addEventListener("click", () => this.finish());
+    elements.check.addEventListener("click", () => this.check());
+    elements.jumpBack.addEventListener("click", () => this.jumpBack());
+    // Told unasked that the game is lost (the server checks after each move).
+    connection.on("winnability", (message) => {
+      if (message.game === this.game && message.verdict === "lost") this.showLost();
+    });
     elements.message.addEventListener("click", () => {
       if (this.view?.can_finish && this.view.status === "playing") this.finish();
     });
@@ -30,7 +36,8 @@ export class GameController {
     setInterval(() => this.tick(), 1000);
   }
 
-  /** Show ``game`` with its ``view``; ``policy`` says whether undo and hints are on. */
+  /** Show ``game`` with its ``view``; ``policy`` says whether undo, hints and the
+   * solver's help ("still winnable?", jump back) are on; ``table`` answers requests. */
   load(game, view, policy = { undo: true, hints: true }, table = this.connection) {
     this.game = game;
     this.table = table;
@@ -38,6 +45,7 @@ export class GameController {
     this.active = true;
     this.el.undo.hidden = !policy.undo;
     this.el.hint.hidden = !policy.hints;
+    this.el.check.hidden = !policy.solver;
     this.update(view);
   }
 
@@ -53,6 +61,8 @@ export class GameController {
     this.el.finish.hidden = !(view.can_finish && playing);
     this.el.undo.disabled = !playing || view.counters.moves === 0;
     this.el.hint.disabled = !playing;
+    this.el.check.disabled = !playing;
+    this.el.jumpBack.hidden = true; // until the solver says this position is lost
     this.showCounters();
     this.showMessage();
     this.onView(view);
@@ -145,6 +155,36 @@ export class GameController {
 
   finish() {
     if (this.view?.can_finish) return this.act("auto_finish");
+  }
+
+  /** "Still winnable?": the solver's verdict on the position (not counted as a hint). */
+  async check() {
+    if (!this.policy.solver || !this.game) return;
+    const game = this.game;
+    const moves = this.view.counters.moves;
+    this.el.check.disabled = true;
+    try {
+      const reply = await this.table.request("check", { game });
+      if (this.game !== game || this.view.counters.moves !== moves) return; // moved on meanwhile
+      if (reply.verdict === "lost") this.showLost();
+      else this.showMessage(t(`verdict_${reply.verdict}`));
+    } catch (error) {
+      this.showMessage(error.message);
+    } finally {
+      this.el.check.disabled = this.view?.status !== "playing";
+    }
+  }
+
+  showLost() {
+    this.showMessage(t("verdict_lost"));
+    this.el.jumpBack.hidden = !this.policy.undo;
+  }
+
+  /** Undo back to the last position the solver proves winnable. */
+  async jumpBack() {
+    this.el.jumpBack.hidden = true;
+    const reply = await this.act("jump_back", { move_id: moveId() });
+    if (reply) this.showMessage(t("jumpedBack", { n: reply.played.length }));
   }
 
   // ---- keyboard ---------------------------------------------------------------------

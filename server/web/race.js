@@ -144,6 +144,7 @@ export class RaceScreen {
     this.game.load(race.your_game, reply.view, {
       undo: race.settings.allow_undo,
       hints: race.settings.allow_hints,
+      solver: race.settings.solver_help,
     });
   }
 
