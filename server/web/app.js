@@ -11,6 +11,7 @@ import { GameController } from "./game.js";
 import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } from "./i18n.js";
 import { DailyScreen } from "./daily.js";
 import { RaceScreen } from "./race.js";
+import { ReplayScreen } from "./replay.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
@@ -60,6 +61,7 @@ const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
   },
 });
 
+const replays = new ReplayScreen(connection, $("#replay-panel"), announce);
 const daily = new DailyScreen(connection, game, $("#daily-panel"), announce, (shown) => {
   $("#game").hidden = !shown;
 });
@@ -99,7 +101,7 @@ function show(screen) {
     tab.setAttribute("aria-current", current ? "page" : "false");
   }
   if (screen === "practice") $("#game").hidden = false;
-  if (screen === "races" || screen === "daily") $("#game").hidden = true;
+  if (screen === "races" || screen === "daily" || screen === "replay") $("#game").hidden = true;
 }
 
 function route() {
@@ -110,6 +112,13 @@ function route() {
     return;
   }
   race.leave();
+  replays.stop();
+  const replay = /^#replay=(\d+)$/.exec(location.hash);
+  if (replay) {
+    show("replay");
+    replays.open(Number(replay[1])).catch((error) => announce(error.message));
+    return;
+  }
   const deal = /^#deal=([a-z0-9-]+):([0-9A-Za-z-]+)$/.exec(location.hash);
   if (deal) {
     history.replaceState(null, "", location.pathname);

@@ -244,6 +244,7 @@ export class RaceScreen {
       <table class="ranking"><thead><tr><th>${t("rank")}</th><th>${t("player")}</th><th>${t("cards")}</th><th>${t("moves")}</th><th>${t("result")}</th></tr></thead>
       <tbody>${rows.join("")}</tbody></table>${deal}
       <p class="actions">${race.seed ? `<button data-action="again" class="primary">${t("playThisDeal")}</button>` : ""}
+      <a class="button" href="#replay=${race.race}" data-action="replay">${t("replay")}</a>
       <button data-action="new">${t("newRace")}</button></p>`;
   }
 
