@@ -44,6 +44,7 @@ const game = new GameController(
     finish: $("#finish"),
     check: $("#check"),
     jumpBack: $("#jump-back"),
+    record: $("#record"),
   },
   announce,
 );

@@ -4,6 +4,7 @@
 // practice and for a race's game alike.
 
 import { Board } from "./board.js";
+import { PersonalRecords } from "./records.js";
 import { t } from "./i18n.js";
 import { moveWords } from "./moves.js";
 
@@ -20,6 +21,8 @@ export class GameController {
     this.pendingKey = null;
     this.active = false;
     this.onView = () => {};
+    this.records = new PersonalRecords(localStorage);
+    this.shownStatus = null; // the status last drawn of this game: a win is noted once
     elements.undo.addEventListener("click", () => this.undo());
     elements.hint.addEventListener("click", () => this.hint());
     elements.finish.addEventListener("click", () => this.finish());
@@ -46,6 +49,8 @@ export class GameController {
     this.el.undo.hidden = !policy.undo;
     this.el.hint.hidden = !policy.hints;
     this.el.check.hidden = !policy.solver;
+    this.el.record.textContent = "";
+    this.shownStatus = null;
     this.update(view);
   }
 
@@ -65,6 +70,9 @@ export class GameController {
     this.el.jumpBack.hidden = true; // until the solver says this position is lost
     this.showCounters();
     this.showMessage();
+    const was = this.shownStatus;
+    this.shownStatus = view.status;
+    if (was === "playing" && view.status === "won") this.noteRecord(view);
     this.onView(view);
   }
 
@@ -155,6 +163,14 @@ export class GameController {
 
   finish() {
     if (this.view?.can_finish) return this.act("auto_finish");
+  }
+
+  /** A win just seen: the personal record on its deal number (records.js). */
+  noteRecord(view) {
+    const text = this.records.won(view);
+    if (!text) return;
+    this.el.record.textContent = text;
+    this.announce(`${this.el.message.textContent} ${text}`);
   }
 
   /** "Still winnable?": the solver's verdict on the position (not counted as a hint). */

@@ -22,6 +22,8 @@ const FILES = [
   "/manifest.webmanifest",
   "/moves.js",
   "/race.js",
+  "/records.js",
+  "/replay.js",
   "/rules.js",
   "/style.css",
   "/sw.js",
