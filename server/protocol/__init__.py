@@ -230,6 +230,7 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     EndEvent as EndEvent,
+    RematchEvent as RematchEvent,
 )
 from server.protocol.races import (
     Event as Event,
@@ -248,6 +249,7 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     LeaveRace as LeaveRace,
+    Rematch as Rematch,
 )
 from server.protocol.races import (
     LobbyEvent as LobbyEvent,

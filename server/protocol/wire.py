@@ -58,6 +58,7 @@ from server.protocol.races import (
     GetRace,
     JoinRace,
     LeaveRace,
+    Rematch,
     RaceReply,
     Resume,
     StartRace,
@@ -68,6 +69,7 @@ ClientMessage = (
     | CreateRace
     | JoinRace
     | LeaveRace
+    | Rematch
     | StartRace
     | GetRace
     | Resume

@@ -36,6 +36,7 @@ def routes(s: Services) -> Routes:
             p.CreateRace: lambda who, m, sub: s.races.create(who, m, sub),
             p.JoinRace: lambda who, m, sub: s.races.join(who, m, sub),
             p.LeaveRace: lambda who, m, sub: s.races.leave(who, m),
+            p.Rematch: lambda who, m, sub: s.races.rematch(who, m, sub),
             p.StartRace: lambda who, m, sub: s.races.start(who, m),
             p.GetRace: lambda who, m, sub: s.races.get(who, m, sub),
             p.Resume: lambda who, m, sub: s.races.resume(who, m, sub),

@@ -102,6 +102,8 @@ export class RaceScreen {
     } else if (event.kind === "finish") {
       const line = this.standings.get(event.player);
       if (line) Object.assign(line, { finished: true, time_ms: event.time_ms, moves: event.moves });
+    } else if (event.kind === "rematch") {
+      race.rematch = { race: event.rematch, by: event.by };
     } else if (event.kind === "end") {
       Object.assign(race, {
         state: "finished",
@@ -178,6 +180,15 @@ export class RaceScreen {
       this.callbacks.practiceDeal(settings.variant, settings.options, BigInt(this.race.seed));
     }
     if (action === "new") this.callbacks.newRace();
+    if (action === "rematch") {
+      // The first to ask opens the rematch; asking after someone did joins theirs.
+      this.connection.request("rematch", { race: id }).then(
+        (reply) => {
+          location.hash = `#race=${reply.race.race}`;
+        },
+        (error) => this.announce(error.message),
+      );
+    }
   }
 
   // ---- HTML of each state -----------------------------------------------------------
@@ -240,10 +251,18 @@ export class RaceScreen {
         <dt>${t("seed")}</dt><dd>${race.seed}</dd>
         <dt>${t("commitment")}</dt><dd><code>${race.commitment}</code> <span data-commitment></span></dd></dl>`
       : "";
-    return `${this.header()}<h3>${t("results", { id: race.race })}</h3>${reason}
+    const played = race.your_game !== null && race.your_game !== undefined;
+    const offer = race.rematch
+      ? `<p class="rematch" data-rematch="${race.rematch.race}" role="status">${escape(t("rematchOffered", { name: race.rematch.by.name, id: race.rematch.race }))}</p>`
+      : "";
+    const rematch = played
+      ? `<button data-action="rematch"${race.rematch ? ' class="primary"' : ""}>${t(race.rematch ? "joinRematch" : "rematch")}</button>`
+      : "";
+    return `${this.header()}<h3>${t("results", { id: race.race })}</h3>${reason}${offer}
       <table class="ranking"><thead><tr><th>${t("rank")}</th><th>${t("player")}</th><th>${t("cards")}</th><th>${t("moves")}</th><th>${t("result")}</th></tr></thead>
       <tbody>${rows.join("")}</tbody></table>${deal}
       <p class="actions">${race.seed ? `<button data-action="again" class="primary">${t("playThisDeal")}</button>` : ""}
+      ${rematch}
       <a class="button" href="#replay=${race.race}" data-action="replay">${t("replay")}</a>
       <button data-action="new">${t("newRace")}</button></p>`;
   }
