@@ -111,7 +111,8 @@ TAPS = """async (count) => {
   // The page's socket listener reads each frame with JSON.parse first: the reply's
   // arrival in the page (a listener added here would run after the page's own).
   JSON.parse = function (text, ...rest) {
-    if (typeof text === 'string' && text.startsWith('{"type":"view"')) arrivedAt = performance.now();
+    const reply = typeof text === 'string' && text.startsWith('{"type":"view"');
+    if (reply) arrivedAt = performance.now();
     return parse.call(this, text, ...rest);
   };
   const times = [];

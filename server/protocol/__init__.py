@@ -208,6 +208,8 @@ from server.protocol.games import (
 )
 from server.protocol.games import (
     Practice as Practice,
+)
+from server.protocol.games import (
     PracticeRecord as PracticeRecord,
 )
 from server.protocol.games import (
@@ -230,7 +232,6 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     EndEvent as EndEvent,
-    RematchEvent as RematchEvent,
 )
 from server.protocol.races import (
     Event as Event,
@@ -249,7 +250,6 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     LeaveRace as LeaveRace,
-    Rematch as Rematch,
 )
 from server.protocol.races import (
     LobbyEvent as LobbyEvent,
@@ -268,6 +268,12 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     RaceSettings as RaceSettings,
+)
+from server.protocol.races import (
+    Rematch as Rematch,
+)
+from server.protocol.races import (
+    RematchEvent as RematchEvent,
 )
 from server.protocol.races import (
     Resume as Resume,

@@ -190,13 +190,7 @@ class RematchEvent(msgspec.Struct, tag_field="kind", tag="rematch", kw_only=True
 
 
 RaceEvent = (
-    LobbyEvent
-    | CountdownEvent
-    | StartEvent
-    | ProgressEvent
-    | FinishEvent
-    | EndEvent
-    | RematchEvent
+    LobbyEvent | CountdownEvent | StartEvent | ProgressEvent | FinishEvent | EndEvent | RematchEvent
 )
 
 

@@ -58,8 +58,8 @@ from server.protocol.races import (
     GetRace,
     JoinRace,
     LeaveRace,
-    Rematch,
     RaceReply,
+    Rematch,
     Resume,
     StartRace,
 )

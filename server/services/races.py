@@ -318,9 +318,7 @@ class RaceService:
             raise RaceError("not_in_race")
         async with old.lock:
             if old.rematch is not None:
-                return await self.join(
-                    who, p.JoinRace(id=message.id, race=old.rematch), subscriber
-                )
+                return await self.join(who, p.JoinRace(id=message.id, race=old.rematch), subscriber)
             s = old.race.settings
             created = await self.create(
                 who,

@@ -65,9 +65,7 @@ async def test_a_bad_record_is_refused_whole_and_stores_nothing(
     )
     assert bad["details"]["index"] == 1 and bad["details"]["action"] == illegal
     assert "nicht spielbar" in bad["message"]
-    await ann.error(
-        "practice_record", "bad_record", variant="klondike", seed=1, actions=["undo"]
-    )
+    await ann.error("practice_record", "bad_record", variant="klondike", seed=1, actions=["undo"])
     await ann.error(
         "practice_record", "bad_record", variant="klondike", seed=1, actions=["fly home"]
     )

@@ -31,7 +31,11 @@ async def test_a_rematch_is_one_new_race_with_the_same_settings(connect: Any) ->
 
     first = await bob.ok("rematch", race=race)
     again = first["race"]
-    assert again["race"] != race and again["state"] == "lobby" and again["creator"] != created["race"]["creator"]
+    assert (
+        again["race"] != race
+        and again["state"] == "lobby"
+        and again["creator"] != created["race"]["creator"]
+    )
     old_settings = dict(created["race"]["settings"])
     new_settings = dict(again["settings"])
     for settings in (old_settings, new_settings):

@@ -56,7 +56,9 @@ async def test_practice_offline_and_the_record_arrives_when_the_server_is_back(
     # The service worker is installed and holds the page's files.
     await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    kept = await page.evaluate("caches.open('solitaire-page-v1').then(c => c.keys()).then(k => k.length)")
+    kept = await page.evaluate(
+        "caches.open('solitaire-page-v1').then(c => c.keys()).then(k => k.length)"
+    )
     await first.stop()
     assert kept == len(load_files(WEB_ROOT))
     await page.wait_for_selector("#status:has-text('Connection lost')")

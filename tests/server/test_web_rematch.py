@@ -19,7 +19,6 @@ async def test_rematch_asked_in_the_page(
 ) -> None:
     done = await finished_race(browser, server, connect, PHONE)
     page = done.page
-    await snapshot(page, "race-results-phone")
     await page.click('[data-action="rematch"]')
     # The page opened the rematch and waits in its lobby, as its creator.
     await page.wait_for_selector('[data-action="start"]')
@@ -63,7 +62,7 @@ async def test_play_this_deal_after_the_race(
     page = done.page
     await page.click('[data-action="again"]')
     await board_ready(page, moves=0)
-    await page.wait_for_selector('#variant:is(select)')
+    await page.wait_for_selector("#variant:is(select)")
     assert await page.input_value("#variant") == "klondike"
     assert_same_board(await drawn_board(page), new_game("klondike", SEED))
     # A practice game of its own: playable, with the solver's help.

@@ -66,7 +66,8 @@ async def replay_board(page: Page, which: str) -> dict[str, Any]:
         let backs = 0;
         for (const el of document.querySelectorAll(`[data-replay-board="${which}"] .card`)) {
           if (el.classList.contains('back')) { if (el.dataset.pile !== 's') backs += 1; continue; }
-          (piles[el.dataset.pile || 'other'] = piles[el.dataset.pile || 'other'] || []).push(el.dataset.card);
+          const pile = el.dataset.pile || 'other';
+          (piles[pile] = piles[pile] || []).push(el.dataset.card);
         }
         return {piles, backs};
     }""",

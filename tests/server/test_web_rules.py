@@ -56,7 +56,10 @@ for (const line of JSON.parse(readFileSync(0, "utf8"))) {
     try {
       if (step === "undo") game.undo();
       else if (step === "hint") result = game.hint();
-      else if (step === "finish") { result = game.finishingMoves(); for (const m of result) game.play(m); }
+      else if (step === "finish") {
+        result = game.finishingMoves();
+        for (const m of result) game.play(m);
+      }
       else result = notation(game.play(step));
     } catch (error) { if (!(error instanceof MoveError)) throw error; result = "error"; }
     results.push(result);
