@@ -51,11 +51,11 @@ export class ReplayScreen {
       .join("");
     this.panel.innerHTML = `<h2>${t("replayTitle", { id })} · ${escape(variantName(result.variant))}</h2>
       <p class="actions replay-controls">
-        <button data-step="first" aria-label="${t("replayFirst")}">⏮</button>
+        <button data-step="first" aria-label="${t("replayFirst")}">«</button>
         <button data-step="back" aria-label="${t("replayBack")}">◀</button>
         <button data-step="play" data-replay-play>${t("replayPlay")}</button>
         <button data-step="next" aria-label="${t("replayNext")}">▶</button>
-        <button data-step="last" aria-label="${t("replayLast")}">⏭</button>
+        <button data-step="last" aria-label="${t("replayLast")}">»</button>
         <span data-replay-step aria-live="polite"></span></p>
       <div class="replays">${columns}</div>`;
     this.boards = [...this.panel.querySelectorAll("[data-replay-board]")].map(
