@@ -22,7 +22,10 @@ export class GameController {
     this.active = false;
     this.onView = () => {};
     this.records = new PersonalRecords(localStorage);
-    this.shownStatus = null; // the status last drawn of this game: a win is noted once
+    // Games seen being played here, and those whose win was noted: a win is noted once,
+    // when its view names the deal (a race's only once the race is over).
+    this.played = new Set();
+    this.noted = new Set();
     elements.undo.addEventListener("click", () => this.undo());
     elements.hint.addEventListener("click", () => this.hint());
     elements.finish.addEventListener("click", () => this.finish());
@@ -50,7 +53,8 @@ export class GameController {
     this.el.hint.hidden = !policy.hints;
     this.el.check.hidden = !policy.solver;
     this.el.record.textContent = "";
-    this.shownStatus = null;
+    this.played.delete(game); // a new game may reuse an id (offline games are all "local")
+    this.noted.delete(game);
     this.update(view);
   }
 
@@ -70,9 +74,8 @@ export class GameController {
     this.el.jumpBack.hidden = true; // until the solver says this position is lost
     this.showCounters();
     this.showMessage();
-    const was = this.shownStatus;
-    this.shownStatus = view.status;
-    if (was === "playing" && view.status === "won") this.noteRecord(view);
+    if (playing) this.played.add(this.game);
+    if (view.status === "won" && this.played.has(this.game) && !this.noted.has(this.game)) this.noteRecord(view);
     this.onView(view);
   }
 
@@ -169,6 +172,7 @@ export class GameController {
   noteRecord(view) {
     const text = this.records.won(view);
     if (!text) return;
+    this.noted.add(this.game);
     this.el.record.textContent = text;
     this.announce(`${this.el.message.textContent} ${text}`);
   }

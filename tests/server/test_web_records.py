@@ -13,7 +13,15 @@ import json
 from conftest import Connect
 from playwright.async_api import Browser, Page
 from test_web_practice import practice
-from web_browser import DESKTOP, board_ready, browser, page_url, play_by_taps, snapshot
+from web_browser import (
+    DESKTOP,
+    board_ready,
+    browser,
+    open_page,
+    page_url,
+    play_by_taps,
+    snapshot,
+)
 
 from engine import new_game
 from engine.solver import solve
@@ -84,4 +92,41 @@ async def test_fewer_moves_on_the_same_deal_is_a_new_record(
     # A new game starts without the last game's record line.
     await page.click("#new-game")
     await page.wait_for_selector("[data-record]:empty", state="attached")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_a_race_won_is_a_record_once_the_race_names_its_deal(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    """A race's view names the deal only after the race: the record comes then."""
+    bob = await connect(name="Bob")
+    created = await bob.ok("create_race", variant="yukon", seed=SEED, countdown_s=0)
+    race_id = created["race"]["race"]
+    page = await open_page(browser, page_url(server.url, f"#race={race_id}"), DESKTOP)
+    await page.wait_for_function("() => document.querySelectorAll('.standings li').length === 2")
+    await bob.ok("start_race", race=race_id)
+    await board_ready(page, moves=0)
+    await bob.ok("resign", game=created["race"]["your_game"])
+
+    token = await page.evaluate("localStorage.getItem('solitaire.token')")
+    me = await connect(token=token)
+    mine = (await me.ok("get_race", race=race_id))["race"]["your_game"]
+    game = new_game("yukon", SEED)
+    for move in solve(game.rules, game.position).moves:
+        if game.can_finish:
+            break
+        game.play(move)
+        await me.ok("move", game=mine, text=move.notation())
+    await page.reload()  # the page's board follows its own connection: fetch the game
+    await page.wait_for_function(
+        "n => document.querySelector('[data-counter=moves]')?.textContent === String(n)",
+        arg=game.counters["moves"],
+    )
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("table.ranking")
+    moves = game.counters["moves"] + len(game.finishing_moves())
+    await page.wait_for_selector("[data-record]:not(:empty)")
+    assert await page.inner_text("[data-record]") == (
+        f"Your first win of deal Yukon 2: {moves} moves is your record to beat."
+    )
     assert page.errors == []  # type: ignore[attr-defined]
