@@ -5,6 +5,7 @@
 // answer are the kept copies served. WebSockets do not pass through here.
 
 const CACHE = "solitaire-page-v1";
+const NETWORK_WAIT_MS = 4000;
 // Every file of server/web/ (tests/server/test_web_offline.py holds this list to it).
 const FILES = [
   "/",
@@ -53,15 +54,18 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   const path = url.pathname;
   if (!FILES.includes(path)) return; // /healthz, /metrics, anything else: the network's
+  const network = fetch(request).then((response) => {
+    if (response.ok) {
+      const copy = response.clone();
+      event.waitUntil(caches.open(CACHE).then((cache) => cache.put(path, copy)));
+    }
+    return response;
+  });
+  // A network that neither answers nor fails (no route) must not hold the page: after
+  // a while the kept copy is served, and the network's answer still refreshes it.
+  const slow = new Promise((done) => setTimeout(done, NETWORK_WAIT_MS)).then(() => caches.match(path));
+  const kept = network.catch(() => caches.match(path).then((copy) => copy || Response.error()));
   event.respondWith(
-    fetch(request)
-      .then((response) => {
-        if (response.ok) {
-          const copy = response.clone();
-          event.waitUntil(caches.open(CACHE).then((cache) => cache.put(path, copy)));
-        }
-        return response;
-      })
-      .catch(() => caches.match(path).then((kept) => kept || Response.error())),
+    Promise.race([kept, slow.then((copy) => copy || kept)]).then((answer) => answer || kept),
   );
 });
