@@ -10,7 +10,7 @@ from typing import Any
 
 from conftest import Connect
 from playwright.async_api import Browser
-from test_web_practice import assert_same_board
+from test_web_practice import VARIANTS, assert_same_board
 from web_browser import (
     board_ready,
     browser,
@@ -133,3 +133,37 @@ def _connector(server: ArenaServer) -> Connect:
         return client
 
     return open_client
+
+
+async def test_every_variant_deals_and_plays_offline(
+    browser: Browser, migrated_database_url: str, server_config: ServerConfig
+) -> None:
+    """With the server gone, each variant is dealt by the page as the engine deals it,
+    and the engine's hints, tapped, play there as they do in the engine."""
+    first = ArenaServer(server_config, migrated_database_url)
+    await first.start()
+    url = page_url(first.url)
+    page = await open_page(browser, url)
+    try:
+        await board_ready(page)
+        await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    finally:
+        await first.stop()
+    await page.wait_for_selector("#status:has-text('Connection lost')")
+    for variant in VARIANTS:
+        await page.goto(url + f"#deal={variant}:5")
+        await board_ready(page, moves=0)
+        await page.wait_for_selector("#status:has-text('Offline: practice goes on')")
+        game = new_game(variant, 5)
+        assert_same_board(await drawn_board(page), game)
+        for _ in range(4):
+            hint = game.hint()
+            if hint is None:
+                break
+            await play_by_taps(page, game.view(), hint.notation())
+            game.play(hint)
+            await board_ready(page, moves=game.counters["moves"])
+            assert_same_board(await drawn_board(page), game)
+    assert page.errors == []  # type: ignore[attr-defined]
+    await page.context.close()
