@@ -22,6 +22,14 @@ export class ReplayScreen {
       const button = event.target.closest("[data-step]");
       if (button) this.go(button.dataset.step);
     });
+    // The arrow keys step, Home and End jump, while the replays are on the screen.
+    const keys = { ArrowLeft: "back", ArrowRight: "next", Home: "first", End: "last" };
+    document.addEventListener("keydown", (event) => {
+      if (panel.hidden || !this.games.length || !keys[event.key]) return;
+      if (event.target.closest?.("input,select,textarea")) return;
+      event.preventDefault();
+      this.go(keys[event.key]);
+    });
   }
 
   /** Load race ``id``'s replays: the player's game, and the winner's if another's. */

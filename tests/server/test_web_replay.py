@@ -134,6 +134,13 @@ async def test_replays_of_mine_and_the_winners_side_by_side(
     await snapshot(page, "replay-desktop")
     await page.click('[data-step="first"]')
     await step_shown(page, 0, total)
+    # The keys step too.
+    await page.keyboard.press("ArrowRight")
+    await step_shown(page, 1, total)
+    await page.keyboard.press("End")
+    await step_shown(page, total, total)
+    await page.keyboard.press("Home")
+    await step_shown(page, 0, total)
     # Play runs on by itself.
     await page.click('[data-step="play"]')
     await step_shown(page, 2, total)
