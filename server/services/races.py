@@ -300,6 +300,51 @@ class RaceService:
                 await self.publish(room, events, now, [statement])
         return self.reply(room, who.player_id, message.id)
 
+    async def rematch(
+        self, who: Principal, message: p.Rematch, subscriber: Subscriber | None
+    ) -> p.RaceReply:
+        """After a race's end, a new race with its settings and a new deal: the first
+        of its players to ask creates it (the race's watchers get a ``rematch`` event),
+        the others asking then join that one. The rematch is remembered while this
+        process holds the old race's room; after a restart, asking again opens another.
+
+        Raises:
+            RaceError: ``wrong_state`` before the end, ``not_in_race`` for a non-player.
+        """
+        old = await self.room(message.race)
+        if old.race.state is not RaceState.FINISHED:
+            raise RaceError("wrong_state", state=old.race.state.value, action="rematch")
+        if who.player_id not in old.race.racers:
+            raise RaceError("not_in_race")
+        async with old.lock:
+            if old.rematch is not None:
+                return await self.join(who, p.JoinRace(id=message.id, race=old.rematch), subscriber)
+            s = old.race.settings
+            created = await self.create(
+                who,
+                p.CreateRace(
+                    id=message.id,
+                    variant=s.variant,
+                    options=dict(s.options),
+                    max_players=s.max_players,
+                    start=s.start_mode,  # type: ignore[arg-type]
+                    countdown_s=s.countdown_ms // 1000,
+                    time_limit_s=None if s.time_limit_ms is None else s.time_limit_ms // 1000,
+                    allow_undo=s.allow_undo,
+                    allow_hints=s.allow_hints,
+                    guild_id=s.guild_id,
+                    context=s.context,
+                    require_winnable=s.require_winnable,
+                    solver_help=s.solver_help,
+                ),
+                subscriber,
+            )
+            old.rematch = created.race.race
+            by = p.PlayerInfo(id=who.player_id, name=who.name)
+            now = self.clock()
+            await self.publish(old, [p.RematchEvent(rematch=old.rematch, by=by)], now)
+        return created
+
     async def start(self, who: Principal, message: p.StartRace) -> p.RaceReply:
         """The creator starts the race."""
         room = await self.room(message.race)

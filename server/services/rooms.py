@@ -34,6 +34,8 @@ class RaceRoom:
     stale: bool = False
     failed: bool = False  # stale because a write of ours failed
     watchers: set[Subscriber] = field(default_factory=set)
+    # The rematch opened after this race's end, while this process holds the room.
+    rematch: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
