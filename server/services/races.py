@@ -22,11 +22,22 @@ import structlog
 from server import protocol as p
 from server.core.identity import Principal
 from server.core.place import Place
-from server.core.race import Race, RaceSettings, RaceState, check_limits, commitment
+from server.core.race import (
+    Counters,
+    EntryLine,
+    Race,
+    RaceSettings,
+    RaceState,
+    check_limits,
+    commitment,
+)
+from server.core.reports import Report, apply_report, reconcile, reports_of
 from server.core.session import SEED_LIMIT, MoveRow, check_game_settings
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, NotFoundError, RaceError
 from server.services.games import GameCache
+from server.services.lease import RaceLeases
+from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
 from server.services.solving import SolverPool, winnable_race_seed
@@ -58,8 +69,12 @@ class RaceService:
         config: ServerConfig,
         clock: Callable[[], int],
         place: Place,
+        leases: RaceLeases,
+        relay: Relay,
     ) -> None:
         self.storage = storage
+        self.leases = leases
+        self.relay = relay
         self.fair_play = fair_play
         self.committer = committer
         self.games = games
@@ -76,6 +91,10 @@ class RaceService:
     async def room(self, race_id: int) -> RaceRoom:
         """The race's room, rebuilt from the database when this process has none.
 
+        The room of a race this process owns (server/services/lease.py) replays the
+        racers' games for their counts; a mirror (another process owns the race) keeps
+        the counts it had, which the owner's progress events keep current.
+
         Raises:
             NotFoundError: no such race.
         """
@@ -86,38 +105,108 @@ class RaceService:
         record = await self.storage.race(race_id)
         if record is None:
             raise NotFoundError(what="race", ref=race_id)
-        if stale is not None:
+        owned = record.state is not RaceState.FINISHED and await self.leases.claim(race_id)
+        if stale is not None and owned:
             # Games of this race cached here may be behind too (played through another
             # process): replay them from the move log, unless a move is in hand.
             for entry in record.entries:
                 cached = self.games.peek(entry.game_id)
                 if cached is not None and not cached.lock.locked():
                     self.games.forget(entry.game_id)
-        counters = {e.game_id: (await self.games.get(e.game_id)).counters for e in record.entries}
-        race = Race.from_record(record, counters, self.config.progress_interval_ms)
-        room = RaceRoom(race, seq=record.last_seq, sent=record.last_seq)
+        counters = {e.game_id: await self._counters(e, stale, owned) for e in record.entries}
+        interval = self.config.progress_interval_ms if owned else 0
+        race = Race.from_record(record, counters, interval)
+        sent = record.last_seq if stale is None else stale.sent
+        room = RaceRoom(race, seq=record.last_seq, sent=sent, owned=owned)
         current = self.rooms.get(race_id)
         if current is not None and not current.stale:
             return current  # another request rebuilt it meanwhile
         if stale is not None:
             room.watchers |= stale.watchers
         self.rooms[race_id] = room
+        if sent < record.last_seq:  # stored events the watchers here have not seen yet
+            rows = await self.storage.events_after(race_id, sent, record.last_seq - sent)
+            room.send(_stored_events(race_id, rows))
+        if owned and (stale is None or not stale.owned) and race.state is RaceState.RUNNING:
+            # Taken over (or loaded after a restart): tell everybody the counts as they
+            # are, and end the race if everyone finished while it had no owner.
+            race.changed.update(dict.fromkeys(race.racers))
+            async with room.lock:
+                now = self.clock()
+                with contextlib.suppress(ArenaError):
+                    await self.publish(room, race.end_if_all_done(now), now)
         self._deadlines_changed.set()
         return room
 
-    async def current_room(self, race_id: int) -> RaceRoom:
-        """The race's room, without an await when it is here and current (every move)."""
-        room = self.rooms.get(race_id)
-        if room is None or room.stale:
+    async def _counters(self, entry: EntryLine, stale: RaceRoom | None, owned: bool) -> Counters:
+        """A racer's counts for a rebuilt room: replayed from the move log by the owner;
+        a mirror keeps what it knew and replays only games it never saw."""
+        if not owned:
+            cached = self.games.peek(entry.game_id)
+            if cached is not None:
+                return cached.counters
+            known = None if stale is None else stale.race.racers.get(entry.player_id)
+            if known is not None:
+                return Counters(known.foundation, known.moves, known.score)
+            counters = (await self.games.get(entry.game_id)).counters
+            self.games.forget(entry.game_id)  # played elsewhere: kept here it would age
+            return counters
+        return (await self.games.get(entry.game_id)).counters
+
+    async def _fresh_room(self, race_id: int) -> RaceRoom:
+        """The race's room as stored now, for a change of its members or state: a
+        mirror's copy may be a moment behind the owner's."""
+        room = await self.room(race_id)
+        if not room.owned:
+            room.stale = True
             room = await self.room(race_id)
         return room
 
+    async def current_room(self, race_id: int) -> RaceRoom:
+        """The race's room, without an await when it is here and current (every move).
+
+        A mirror's copy follows the owner's events, which come a moment after the fact:
+        it runs its copy's countdown and time limit by the clock itself, and rereads a
+        race it still has in the lobby, so a player who moves as the race starts is not
+        told it has not.
+        """
+        room = self.rooms.get(race_id)
+        if room is None or room.stale:
+            room = await self.room(race_id)
+        if not room.owned:
+            now = self.clock()
+            deadline = room.race.deadline()
+            if deadline is not None and deadline <= now:
+                room.race.tick(now)  # the owner's events say the same a moment later
+            if room.race.state is RaceState.LOBBY:
+                room.stale = True
+                room = await self.room(race_id)
+        return room
+
     async def resume_open_races(self) -> int:
-        """Load every unfinished race at home here after a start, so its clock runs again."""
-        race_ids = [r for r in await self.storage.open_races() if self.place.owns(r)]
-        for race_id in race_ids:
-            await self.room(race_id)
+        """Load every unfinished race at home here whose owner is gone (after a start),
+        so its clock runs again."""
+        race_ids = await self.leases.store.take_orphans(self.leases.seconds, self.leases.place)
+        await self.taken_over(race_ids)
         return len(race_ids)
+
+    async def taken_over(self, race_ids: list[int]) -> None:
+        """This process took over these races' leases: rebuild them as their owner."""
+        self.leases.held.update(race_ids)
+        for race_id in race_ids:
+            room = self.rooms.get(race_id)
+            if room is not None:
+                room.stale = True
+            with contextlib.suppress(ArenaError):
+                await self.room(race_id)
+
+    def lost(self, race_ids: set[int]) -> None:
+        """Another process took these races over: this one only mirrors them now."""
+        for race_id in race_ids:
+            room = self.rooms.get(race_id)
+            if room is not None:
+                room.owned = False
+                room.stale = True
 
     async def publish(
         self,
@@ -127,7 +216,15 @@ class RaceService:
         statements: Sequence[Statement] = (),
         moves: Sequence[MoveRow] = (),
     ) -> None:
-        """Commit the events (with any rows and statements), then push them to watchers."""
+        """Commit the events (with any rows and statements), then push them to watchers.
+
+        In a race another process owns, the events are not this process's to number:
+        the rows and statements are committed, then reported to the owner, which turns
+        them into the race's events (server/core/reports.py).
+        """
+        if not room.owned:
+            await self._relay(room, events, statements, moves)
+            return
         messages, rows = room.number(events, now)
         if events:
             statements = [*statements, *self._race_statements(room, events)]
@@ -147,6 +244,24 @@ class RaceService:
                 winners = [r.game_id for r in room.race.racers.values() if r.finished]
                 if winners:
                     self.fair_play.review_soon(winners)
+
+    async def _relay(
+        self,
+        room: RaceRoom,
+        events: list[p.RaceEvent],
+        statements: Sequence[Statement],
+        moves: Sequence[MoveRow],
+    ) -> None:
+        """Commit a mirror's change and report it to the race's owner."""
+        if any(isinstance(e, _CLOCK_EVENTS) for e in events):
+            # A start asked of a mirror: stored compare-and-set, numbered by the owner.
+            statements = [*statements, writes.race_state(room.race.stored_state())]
+        try:
+            await self.committer.submit(moves, (), statements)
+        except ArenaError:
+            room.stale = room.failed = True
+            raise
+        self.relay.report(reports_of(room.race_id, events))
 
     def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
         race = room.race
@@ -226,6 +341,7 @@ class RaceService:
             salt,
             progress_interval_ms=self.config.progress_interval_ms,
         )
+        await self.leases.claim(race_id)  # a new race: nobody else can hold it
         room = self.rooms.setdefault(race_id, RaceRoom(race))
         self.watch(room, subscriber)
         async with room.lock:
@@ -268,7 +384,7 @@ class RaceService:
         self, who: Principal, message: p.JoinRace, subscriber: Subscriber | None
     ) -> p.RaceReply:
         """Join a race's lobby (or a race that started "now")."""
-        room = await self.room(message.race)
+        room = await self._fresh_room(message.race)
         async with room.lock:
             events = await self._enter(room, who)
             await self.publish(room, events, self.clock())
@@ -277,7 +393,7 @@ class RaceService:
 
     async def leave(self, who: Principal, message: p.LeaveRace) -> p.RaceReply:
         """Leave a lobby, or resign from a running race."""
-        room = await self.room(message.race)
+        room = await self._fresh_room(message.race)
         async with room.lock:
             racer = room.race.racers.get(who.player_id)
             if racer is None:
@@ -347,7 +463,7 @@ class RaceService:
 
     async def start(self, who: Principal, message: p.StartRace) -> p.RaceReply:
         """The creator starts the race."""
-        room = await self.room(message.race)
+        room = await self._fresh_room(message.race)
         async with room.lock:
             now = self.clock()
             events = room.race.start(who.player_id, now)
@@ -384,16 +500,50 @@ class RaceService:
     async def catch_up(self, race_id: int, seq: int) -> None:
         """Another process stored events of a race up to ``seq``: send them on here.
 
-        This process's copy of the race is behind from then on, so it is marked
-        stale and rebuilt from the database before it is used again.
+        A mirror takes the standings of progress events into its copy; any other event
+        (members, state, a finish) has it reread the race before it is used again. An
+        owner that sees another process number its race's events has lost the race.
         """
         room = self.rooms.get(race_id)
         if room is None or seq <= room.sent:
             return
         rows = await self.storage.events_after(race_id, room.sent, seq - room.sent)
-        room.send(_stored_events(race_id, rows))
+        events = _stored_events(race_id, rows)
+        room.send(events)
         room.seq = max(room.seq, room.sent)
-        room.stale = True
+        if room.owned:
+            room.stale = True
+            return
+        for message in events:
+            if isinstance(message.event, p.ProgressEvent):
+                room.race.follow(message.event.standings)
+            else:
+                room.stale = True
+
+    async def reported(self, reports: list[Report]) -> None:
+        """Mirrors reported changes in races: the owner turns them into events."""
+        for report in reports:
+            room = self.rooms.get(report.race)
+            if room is None or not room.owned:
+                continue  # not ours (a race this process does not own is not loaded)
+            try:
+                if room.stale:
+                    room = await self.room(report.race)
+                    if not room.owned:
+                        continue
+                async with room.lock:
+                    now = self.clock()
+                    events = None if report.reread else apply_report(room.race, report, now)
+                    if events is None:
+                        record = await self.storage.race(report.race)
+                        if record is None:
+                            continue
+                        events = reconcile(room.race, record)
+                        if not report.reread:
+                            events += apply_report(room.race, report, now) or []
+                    await self.publish(room, events, now)
+            except ArenaError as err:
+                log.error("report_failed", race=report.race, error=err.code)
 
     async def run_clock(self) -> None:
         """Start counted-down races, send gathered progress, end races out of time.
@@ -407,6 +557,8 @@ class RaceService:
             due: list[RaceRoom] = []
             upcoming: list[int] = []
             for race_id, room in list(self.rooms.items()):
+                if not room.owned:
+                    continue  # its owner's clock runs it
                 due_at = room.race.deadline()
                 if room.stale and (room.failed or (due_at is not None and due_at <= now)):
                     # Rebuilt only when a failed write left it behind, or when its clock

@@ -1,0 +1,84 @@
+"""Which races this process owns: their leases, taken, renewed and taken over.
+
+A race's clock and event numbering have one owner at a time: the process holding the
+race's lease in PostgreSQL (server/store/leases.py). The process that creates a race
+takes it; a process asked about a race whose lease has run out takes it then. While it
+lives, the holder renews its leases every third of ``lease_seconds``; a process that
+stops cleanly gives them up. The leases of a process that died run out, and then the
+race's home process (server/core/place.py) takes them over at once, any other process
+one lease period later (``run``), and rebuilds the race from the database.
+
+A process that finds its lease gone at a renewal (it stalled longer than the lease, and
+another took over) stops acting as the owner at once; whatever it numbered meanwhile
+loses to the new owner on the key of the race's events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from server.core.place import Place
+from server.protocol.errors import ArenaError
+from server.store.leases import LeaseStore
+
+log = structlog.get_logger(__name__)
+
+
+class RaceLeases:
+    """The leases this process holds."""
+
+    def __init__(self, store: LeaseStore, place: Place, seconds: float) -> None:
+        self.store = store
+        self.place = place
+        self.seconds = seconds
+        self.held: set[int] = set()
+
+    @property
+    def holder(self) -> str:
+        """This process's name in the lease table."""
+        return self.store.holder
+
+    async def claim(self, race_id: int) -> bool:
+        """Whether this process owns the race, taking it if nobody does."""
+        if race_id in self.held:
+            return True
+        holder = await self.store.take(race_id, self.seconds)
+        if holder == self.holder:
+            self.held.add(race_id)
+            return True
+        return False
+
+    async def run(
+        self,
+        lost: Callable[[set[int]], None],
+        taken: Callable[[list[int]], Awaitable[None]],
+    ) -> None:
+        """Renew, and take over the races of processes that are gone, until cancelled.
+
+        ``lost`` hears of races whose lease another process took; ``taken`` of races
+        this process took over.
+        """
+        while True:
+            await asyncio.sleep(self.seconds / 3)
+            with contextlib.suppress(ArenaError):  # the database is away: next time
+                kept = await self.store.renew(self.seconds)
+                gone = self.held - kept
+                self.held -= gone
+                if gone:
+                    log.warning("leases_lost", races=sorted(gone))
+                    lost(gone)
+                orphans = await self.store.take_orphans(self.seconds, self.place)
+                if orphans:
+                    log.info("leases_taken_over", races=orphans)
+                    self.held.update(orphans)
+                    await taken(orphans)
+
+    async def release(self) -> None:
+        """Give up every lease, so another process takes the races over at once."""
+        with contextlib.suppress(ArenaError):
+            await self.store.release()
+        self.held.clear()

@@ -1,0 +1,85 @@
+"""A race played through several server processes at once has one owner.
+
+Issue #21: with ``--processes 2`` and players landing on either process, each process
+numbered the race's events and ran its clock, so a start or a move lost the event
+number to the other process (a false ``conflict``), and each process sent progress at
+its own pace (events every ~85 ms instead of at most one per 250 ms). Now one process
+holds the race's lease; the other commits its players' moves and reports them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from arena_client import Client
+from server_process import free_port, open_client, server_process, wait_healthy
+
+MOVES_EACH = 40
+PROGRESS_INTERVAL_MS = 250
+
+
+async def play_draws(client: Client, game: int, count: int) -> list[str]:
+    """Draw from the stock ``count`` times, one move at a time; the error codes met."""
+    errors = []
+    for _ in range(count):
+        reply = await client.request("move", game=game, text="d")
+        if reply["type"] == "error":
+            errors.append(reply["code"])
+    return errors
+
+
+async def test_players_on_two_processes_meet_no_false_conflict(
+    migrated_database_url: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    log = tmp_path / "server.log"
+    with server_process(migrated_database_url, port, log, "--processes", "2"):
+        await wait_healthy(port)
+        # The creator on process 0, the others on process 1 (and a watcher on each).
+        ann = await open_client(port, "/?process=0", name="Ann")
+        bob = await open_client(port, "/?process=1", name="Bob")
+        cy = await open_client(port, "/?process=1", name="Cy")
+        far = await open_client(port, "/?process=1", name="Watcher")
+        clients = (ann, bob, cy, far)
+        for race_number in range(3):
+            created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
+            race = created["race"]["race"]
+            games = {"Ann": created["race"]["your_game"]}
+            for player, name in ((bob, "Bob"), (cy, "Cy")):
+                joined = await player.ok("join_race", race=race)
+                games[name] = joined["race"]["your_game"]
+            await far.ok("get_race", race=race)
+            # The start comes at once from the process that did not number the joins.
+            started = await ann.request("start_race", race=race)
+            assert started["type"] == "race", (race_number, started)
+            assert started["race"]["state"] == "running"
+            errors = await asyncio.gather(
+                play_draws(ann, games["Ann"], MOVES_EACH),
+                play_draws(bob, games["Bob"], MOVES_EACH),
+                play_draws(cy, games["Cy"], MOVES_EACH),
+            )
+            assert errors == [[], [], []], race_number
+            # The watcher on the other process sees every player's last count ...
+            await far.event(
+                "progress",
+                race,
+                lambda e: any(
+                    s["name"] == "Cy" and s["moves"] == MOVES_EACH for s in e["event"]["standings"]
+                ),
+            )
+            # ... numbered without a gap, one owner's progress at most every 250 ms
+            # (a resignation is sent at once, so only the moves' progress is counted).
+            played = [e for e in far.events if e["race"] == race]
+            times = [e["time"] for e in played if e["event"]["kind"] == "progress"]
+            gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
+            assert gaps and all(gap >= PROGRESS_INTERVAL_MS for gap in gaps), gaps
+            for player, name in ((cy, "Cy"), (bob, "Bob"), (ann, "Ann")):
+                await player.ok("resign", game=games[name])
+            end = await far.event("end", race)
+            ranking = [line["name"] for line in end["event"]["ranking"]]
+            assert sorted(ranking) == ["Ann", "Bob", "Cy"]
+            numbers = [e["seq"] for e in far.events if e["race"] == race]
+            assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+        for client in clients:
+            await client.close()
