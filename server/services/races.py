@@ -521,29 +521,37 @@ class RaceService:
                 room.stale = True
 
     async def reported(self, reports: list[Report]) -> None:
-        """Mirrors reported changes in races: the owner turns them into events."""
+        """Mirrors reported changes in races: the owner turns them into events, each
+        race's reports under one hold of its lock and in one commit."""
+        by_race: dict[int, list[Report]] = {}
         for report in reports:
-            room = self.rooms.get(report.race)
-            if room is None or not room.owned:
-                continue  # not ours (a race this process does not own is not loaded)
-            try:
-                if room.stale:
-                    room = await self.room(report.race)
-                    if not room.owned:
-                        continue
-                async with room.lock:
-                    now = self.clock()
-                    events = None if report.reread else apply_report(room.race, report, now)
-                    if events is None:
-                        record = await self.storage.race(report.race)
-                        if record is None:
-                            continue
-                        events = reconcile(room.race, record)
+            if report.race in self.leases.held:  # others' races are not ours to number
+                by_race.setdefault(report.race, []).append(report)
+        async with asyncio.TaskGroup() as group:
+            for race_id, race_reports in by_race.items():
+                group.create_task(self._apply_reports(race_id, race_reports))
+
+    async def _apply_reports(self, race_id: int, reports: list[Report]) -> None:
+        try:
+            room = await self.current_room(race_id)
+            if not room.owned:
+                return
+            async with room.lock:
+                now = self.clock()
+                events: list[p.RaceEvent] = []
+                for report in reports:
+                    applied = None if report.reread else apply_report(room.race, report, now)
+                    if applied is None:
+                        record = await self.storage.race(race_id)
+                        if record is not None:
+                            events += reconcile(room.race, record)
                         if not report.reread:
-                            events += apply_report(room.race, report, now) or []
+                            applied = apply_report(room.race, report, now)
+                    events += applied or []
+                if events:
                     await self.publish(room, events, now)
-            except ArenaError as err:
-                log.error("report_failed", race=report.race, error=err.code)
+        except ArenaError as err:
+            log.error("report_failed", race=race_id, error=err.code)
 
     async def run_clock(self) -> None:
         """Start counted-down races, send gathered progress, end races out of time.

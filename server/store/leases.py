@@ -27,6 +27,8 @@ TAKE = """
     select holder from race_leases where race_id = $1 and not exists (select 1 from taken)
 """
 
+HOLDER = "select holder from race_leases where race_id = $1"
+
 RENEW = """
     update race_leases set expires_at = now() + $2 * interval '1 second'
     where holder = $1 returning race_id
@@ -71,6 +73,10 @@ class LeaseStore:
     async def take(self, race_id: int, seconds: float) -> str | None:
         """Take the race's lease if nobody holds it; the holder after the attempt."""
         holder = await self.pool.fetchval(TAKE, race_id, self.holder, seconds)
+        if holder is None:
+            # Another process took it while this statement ran: its snapshot, older than
+            # that insert, saw no lease; a statement of its own sees the new one.
+            holder = await self.pool.fetchval(HOLDER, race_id)
         return None if holder is None else str(holder)
 
     @guarded
