@@ -21,6 +21,10 @@ NODE := /usr/bin/node
 # pay; each worker has its own template database and test copies (tests/conftest.py).
 TEST_WORKERS ?= 4
 
+# The tests of several hosts (tests/server/test_proxy_hosts.py, test_host_loss.py) run
+# Debian's HAProxy with deploy/haproxy.cfg; it is installed when missing, the same way.
+HAPROXY := /usr/sbin/haproxy
+
 .PHONY: run test
 
 run: $(VENV)/.installed
@@ -28,7 +32,7 @@ run: $(VENV)/.installed
 	@echo "make run: (an embedded PostgreSQL in .embedded-pg/ unless SOLITAIRE_DATABASE_URL is set)"
 	$(BIN)/solitaire serve
 
-test: $(VENV)/.installed-dev $(CHROMIUM) $(NODE)
+test: $(VENV)/.installed-dev $(CHROMIUM) $(NODE) $(HAPROXY)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -56,3 +60,8 @@ $(NODE):
 	@echo "make: installing Debian's nodejs for the page's rules test"
 	if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs; \
 	else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs; fi
+
+$(HAPROXY):
+	@echo "make: installing Debian's haproxy for the tests of several hosts"
+	if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; \
+	else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; fi

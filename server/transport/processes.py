@@ -142,9 +142,7 @@ async def _accept(listener: socket.socket, workers: list[_Worker], hosts: int) -
         task.add_done_callback(handing.discard)
 
 
-async def _route(
-    connection: socket.socket, workers: list[_Worker], hosts: int, turn: int
-) -> None:
+async def _route(connection: socket.socket, workers: list[_Worker], hosts: int, turn: int) -> None:
     """Give a new connection to its worker; close our copy of the socket either way."""
     with connection:
         try:

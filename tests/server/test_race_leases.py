@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from server.core.place import Place
+from server.core.place import ALONE, Place
 from server.core.race import RaceSettings
 from server.store.leases import LeaseStore
 from server.store.storage import Storage
@@ -22,7 +22,7 @@ async def pool(migrated_database_url: str) -> AsyncIterator[asyncpg.Pool]:
         yield opened
 
 
-async def new_race(storage: Storage, place: Place = Place()) -> int:
+async def new_race(storage: Storage, place: Place = ALONE) -> int:
     creator = await storage.create_guest("Ann", "en")
     return await storage.create_race(
         creator.player_id, RaceSettings("klondike", {}), 8, "salt", "c", place

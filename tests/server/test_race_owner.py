@@ -10,10 +10,16 @@ holds the race's lease; the other commits its players' moves and reports them.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from pathlib import Path
 
 from arena_client import Client
 from server_process import free_port, open_client, server_process, wait_healthy
+
+from server.core.place import Place
+from server.ops.config import ServerConfig
+from server.transport.processes import worker_place
+from server.transport.routing import chosen_process
 
 MOVES_EACH = 40
 PROGRESS_INTERVAL_MS = 250
@@ -72,7 +78,7 @@ async def test_players_on_two_processes_meet_no_false_conflict(
             # (a resignation is sent at once, so only the moves' progress is counted).
             played = [e for e in far.events if e["race"] == race]
             times = [e["time"] for e in played if e["event"]["kind"] == "progress"]
-            gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
+            gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
             assert gaps and all(gap >= PROGRESS_INTERVAL_MS for gap in gaps), gaps
             for player, name in ((cy, "Cy"), (bob, "Bob"), (ann, "Ann")):
                 await player.ok("resign", game=games[name])
@@ -83,3 +89,15 @@ async def test_players_on_two_processes_meet_no_false_conflict(
             assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
         for client in clients:
             await client.close()
+
+
+def test_a_race_address_names_its_host_then_its_worker() -> None:
+    config = ServerConfig(hosts=3, host_index=1, processes=2)
+    places = [worker_place(config, worker) for worker in range(2)]
+    assert places == [Place(1, 6), Place(4, 6)]
+    # A race created by worker 1 of host 1 has an id that the proxy sends to host 1
+    # (id % 3) and that host's front to worker 1.
+    race = 10
+    assert places[1].owns(race) and race % 3 == 1
+    assert chosen_process(f"GET /races/{race} HTTP/1.1".encode(), 2, turn=0, hosts=3) == 1
+    assert chosen_process(b"GET /races/7 HTTP/1.1", 2, turn=0, hosts=3) == 0
