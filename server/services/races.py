@@ -126,7 +126,7 @@ class RaceService:
         self.rooms[race_id] = room
         if sent < record.last_seq:  # stored events the watchers here have not seen yet
             rows = await self.storage.events_after(race_id, sent, record.last_seq - sent)
-            room.send(_stored_events(race_id, rows))
+            room.send([e for e in _stored_events(race_id, rows) if e.seq > room.sent])
         if owned and (stale is None or not stale.owned) and race.state is RaceState.RUNNING:
             # Taken over (or loaded after a restart): tell everybody the counts as they
             # are, and end the race if everyone finished while it had no owner.
@@ -508,7 +508,8 @@ class RaceService:
         if room is None or seq <= room.sent:
             return
         rows = await self.storage.events_after(race_id, room.sent, seq - room.sent)
-        events = _stored_events(race_id, rows)
+        room = self.rooms.get(race_id, room)  # rebuilt meanwhile: the watchers moved there
+        events = [e for e in _stored_events(race_id, rows) if e.seq > room.sent]
         room.send(events)
         room.seq = max(room.seq, room.sent)
         if room.owned:
