@@ -116,17 +116,18 @@ class RaceService:
         counters = {e.game_id: await self._counters(e, stale, owned) for e in record.entries}
         interval = self.config.progress_interval_ms if owned else 0
         race = Race.from_record(record, counters, interval)
-        sent = record.last_seq if stale is None else stale.sent
-        room = RaceRoom(race, seq=record.last_seq, sent=sent, owned=owned)
+        room = RaceRoom(race, seq=record.last_seq, sent=record.last_seq, owned=owned)
         current = self.rooms.get(race_id)
         if current is not None and not current.stale:
             return current  # another request rebuilt it meanwhile
-        if stale is not None:
-            room.watchers |= stale.watchers
+        if current is not None:
+            # What its watchers were sent so far: a notice's events may be on their way.
+            room.watchers |= current.watchers
+            room.sent = current.sent
         self.rooms[race_id] = room
-        if sent < record.last_seq:  # stored events the watchers here have not seen yet
-            rows = await self.storage.events_after(race_id, sent, record.last_seq - sent)
-            room.send([e for e in _stored_events(race_id, rows) if e.seq > room.sent])
+        if room.sent < record.last_seq:  # stored events the watchers here have not seen yet
+            rows = await self.storage.events_after(race_id, room.sent, record.last_seq - room.sent)
+            self._send_new(race_id, _stored_events(race_id, rows))
         if owned and (stale is None or not stale.owned) and race.state is RaceState.RUNNING:
             # Taken over (or loaded after a restart): tell everybody the counts as they
             # are, and end the race if everyone finished while it had no owner.
@@ -159,7 +160,14 @@ class RaceService:
         room = await self.room(race_id)
         if not room.owned:
             room.stale = True
-            room = await self.room(race_id)
+            return await self.room(race_id)
+        # The owner may not have heard yet of players who joined through a mirror: a
+        # start must count them, so it rereads the race first.
+        async with room.lock:
+            record = await self.storage.race(race_id)
+            events = [] if record is None else reconcile(room.race, record)
+            if events:
+                await self.publish(room, events, self.clock())
         return room
 
     async def current_room(self, race_id: int) -> RaceRoom:
@@ -508,9 +516,9 @@ class RaceService:
         if room is None or seq <= room.sent:
             return
         rows = await self.storage.events_after(race_id, room.sent, seq - room.sent)
-        room = self.rooms.get(race_id, room)  # rebuilt meanwhile: the watchers moved there
-        events = [e for e in _stored_events(race_id, rows) if e.seq > room.sent]
-        room.send(events)
+        room, events = self._send_new(race_id, _stored_events(race_id, rows))
+        if room is None:
+            return
         room.seq = max(room.seq, room.sent)
         if room.owned:
             room.stale = True
@@ -520,6 +528,18 @@ class RaceService:
                 room.race.follow(message.event.standings)
             else:
                 room.stale = True
+
+    def _send_new(
+        self, race_id: int, events: list[p.Event]
+    ) -> tuple[RaceRoom | None, list[p.Event]]:
+        """Send stored events to the watchers here, those not sent yet; the race's room
+        now (a rebuild may have replaced it while the events were read) and the events."""
+        room = self.rooms.get(race_id)
+        if room is None:
+            return None, []
+        events = [event for event in events if event.seq > room.sent]
+        room.send(events)
+        return room, events
 
     async def reported(self, reports: list[Report]) -> None:
         """Mirrors reported changes in races: the owner turns them into events, each

@@ -60,6 +60,8 @@ async def test_players_on_two_processes_meet_no_false_conflict(
             started = await ann.request("start_race", race=race)
             assert started["type"] == "race", (race_number, started)
             assert started["race"]["state"] == "running"
+            # The owner started the race with the players who joined through the other.
+            assert sorted(s["name"] for s in started["race"]["players"]) == ["Ann", "Bob", "Cy"]
             errors = await asyncio.gather(
                 play_draws(ann, games["Ann"], MOVES_EACH),
                 play_draws(bob, games["Bob"], MOVES_EACH),
@@ -79,14 +81,18 @@ async def test_players_on_two_processes_meet_no_false_conflict(
             played = [e for e in far.events if e["race"] == race]
             times = [e["time"] for e in played if e["event"]["kind"] == "progress"]
             gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
-            assert gaps and all(gap >= PROGRESS_INTERVAL_MS for gap in gaps), gaps
+            assert gaps and all(gap >= PROGRESS_INTERVAL_MS for gap in gaps), [
+                (e["seq"], e["time"], e["event"]) for e in played
+            ]
             for player, name in ((cy, "Cy"), (bob, "Bob"), (ann, "Ann")):
                 await player.ok("resign", game=games[name])
             end = await far.event("end", race)
             ranking = [line["name"] for line in end["event"]["ranking"]]
             assert sorted(ranking) == ["Ann", "Bob", "Cy"]
             numbers = [e["seq"] for e in far.events if e["race"] == race]
-            assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+            assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # each once
+            kinds = [e["event"]["kind"] for e in far.events if e["race"] == race]
+            assert "lobby" not in kinds[kinds.index("start") :]
         for client in clients:
             await client.close()
 
