@@ -91,9 +91,10 @@ async def wait_until_healthy(address: str, port: int) -> None:
 
 @asynccontextmanager
 async def hosts_behind_proxy(
-    database_url: str, logs: Path, lease_seconds: float = 2.0
+    database_url: str, logs: Path, lease_seconds: float = 2.0, **settings: str
 ) -> AsyncIterator[Cluster]:
-    """Start three hosts, then HAProxy once they answer; stop them all afterwards."""
+    """Start three hosts (``settings`` as SOLITAIRE_<NAME> variables), then HAProxy
+    once they answer; stop them all afterwards."""
     with ExitStack() as stack:
         hosts = []
         for index in range(HOSTS):
@@ -108,6 +109,7 @@ async def hosts_behind_proxy(
                     hosts=str(HOSTS),
                     host_index=str(index),
                     lease_seconds=str(lease_seconds),
+                    **settings,
                 )
             )
             hosts.append(Host(index, address, port, process))
