@@ -194,7 +194,8 @@ class RaceService:
     async def resume_open_races(self) -> int:
         """Load every unfinished race at home here whose owner is gone (after a start),
         so its clock runs again."""
-        race_ids = await self.leases.store.take_orphans(self.leases.seconds, self.leases.place)
+        leases = self.leases
+        race_ids = await leases.store.take_orphans(leases.seconds, leases.place, limit=100_000)
         await self.taken_over(race_ids)
         return len(race_ids)
 
@@ -505,18 +506,29 @@ class RaceService:
 
     # ------------------------------------------------------------ other processes, the clock
 
-    async def catch_up(self, race_id: int, seq: int) -> None:
-        """Another process stored events of a race up to ``seq``: send them on here.
+    async def catch_up(self, notices: list[tuple[int, int]]) -> None:
+        """Other processes stored events of races up to these ``(race, seq)`` pairs:
+        send them on to the watchers here, read for every race in one query.
 
         A mirror takes the standings of progress events into its copy; any other event
         (members, state, a finish) has it reread the race before it is used again. An
         owner that sees another process number its race's events has lost the race.
         """
-        room = self.rooms.get(race_id)
-        if room is None or seq <= room.sent:
+        wanted = []
+        for race_id, seq in notices:
+            room = self.rooms.get(race_id)
+            if room is not None and seq > room.sent:
+                wanted.append((race_id, room.sent, seq))
+        if not wanted:
             return
-        rows = await self.storage.events_after(race_id, room.sent, seq - room.sent)
-        room, events = self._send_new(race_id, _stored_events(race_id, rows))
+        by_race: dict[int, list[Any]] = {}
+        for row in await self.storage.events_between(wanted):
+            by_race.setdefault(row["race_id"], []).append(row)
+        for race_id, rows in by_race.items():
+            self._caught_up(race_id, _stored_events(race_id, rows))
+
+    def _caught_up(self, race_id: int, stored: list[p.Event]) -> None:
+        room, events = self._send_new(race_id, stored)
         if room is None:
             return
         room.seq = max(room.seq, room.sent)

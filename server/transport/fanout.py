@@ -70,15 +70,15 @@ class Fanout:
                 if origin == self._origin:
                     continue
                 rooms = self._races.rooms
+                notices = []
                 for pair in races.split(","):
                     race, _, seq = pair.partition(":")
-                    race_id = int(race)
-                    if race_id not in rooms:
-                        continue  # nobody here watches it: no coroutine for it
-                    try:
-                        await self._races.catch_up(race_id, int(seq))
-                    except ArenaError as err:
-                        log.error("fanout_failed", race=race, error=err.code)
+                    if int(race) in rooms:  # else nobody here watches it
+                        notices.append((int(race), int(seq)))
+                try:
+                    await self._races.catch_up(notices)
+                except ArenaError as err:
+                    log.error("fanout_failed", races=len(notices), error=err.code)
         finally:
             if self._connection is not None:
                 await self._connection.close()
