@@ -3,10 +3,11 @@
 A race's clock and event numbering have one owner at a time: the process holding the
 race's lease in PostgreSQL (server/store/leases.py). The process that creates a race
 takes it; a process asked about a race whose lease has run out takes it then. While it
-lives, the holder renews its leases every third of ``lease_seconds``; a process that
-stops cleanly gives them up. The leases of a process that died run out, and then the
-race's home process (server/core/place.py) takes them over at once, any other process
-one lease period later (``run``), and rebuilds the race from the database.
+lives, the holder renews its leases (one row of its own, however many races it holds)
+every third of ``lease_seconds``; a process that stops cleanly gives them up. The
+leases of a process that died run out, and then the race's home process
+(server/core/place.py) takes them over at once, any other process one lease period
+later (``run``), and rebuilds the race from the database.
 
 A process that finds its lease gone at a renewal (it stalled longer than the lease, and
 another took over) stops acting as the owner at once; whatever it numbered meanwhile
@@ -36,6 +37,7 @@ class RaceLeases:
         self.place = place
         self.seconds = seconds
         self.held: set[int] = set()
+        self._alive = False  # renewed at least once
 
     @property
     def holder(self) -> str:
@@ -46,11 +48,24 @@ class RaceLeases:
         """Whether this process owns the race, taking it if nobody does."""
         if race_id in self.held:
             return True
-        holder = await self.store.take(race_id, self.seconds)
+        if not self._alive:
+            await self.renew()  # a lease is good only while its holder's row is
+        holder = await self.store.take(race_id)
         if holder == self.holder:
             self.held.add(race_id)
             return True
         return False
+
+    async def renew(self) -> set[int]:
+        """Keep this process's leases good; the races it lost (taken over by others
+        while its leases had run out)."""
+        kept = await self.store.renew(self.seconds)
+        self._alive = True
+        if kept is None:
+            return set()
+        gone = self.held - kept
+        self.held -= gone
+        return gone
 
     async def run(
         self,
@@ -65,9 +80,7 @@ class RaceLeases:
         while True:
             await asyncio.sleep(self.seconds / 3)
             with contextlib.suppress(ArenaError):  # the database is away: next time
-                kept = await self.store.renew(self.seconds)
-                gone = self.held - kept
-                self.held -= gone
+                gone = await self.renew()
                 if gone:
                     log.warning("leases_lost", races=sorted(gone))
                     lost(gone)

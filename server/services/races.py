@@ -195,6 +195,7 @@ class RaceService:
         """Load every unfinished race at home here whose owner is gone (after a start),
         so its clock runs again."""
         leases = self.leases
+        await leases.renew()  # this process's leases are good from now on
         race_ids = await leases.store.take_orphans(leases.seconds, leases.place, limit=100_000)
         await self.taken_over(race_ids)
         return len(race_ids)
