@@ -600,7 +600,12 @@ class RaceService:
             upcoming: list[int] = []
             for race_id, room in list(self.rooms.items()):
                 if not room.owned:
-                    continue  # its owner's clock runs it
+                    # Its owner's clock runs it. A copy nobody here watches any more goes
+                    # once it is behind or over (a request reads it again).
+                    over = room.race.state is RaceState.FINISHED
+                    if not room.watchers and (room.stale or over):
+                        del self.rooms[race_id]
+                    continue
                 due_at = room.race.deadline()
                 if room.stale and (room.failed or (due_at is not None and due_at <= now)):
                     # Rebuilt only when a failed write left it behind, or when its clock
@@ -614,6 +619,7 @@ class RaceService:
                     ended = room.race.ends_at
                     if room.race.state is RaceState.FINISHED and ended and now - ended > 60_000:
                         del self.rooms[race_id]
+                        self.leases.held.discard(race_id)  # its lease went at a renewal
                 elif deadline <= now:
                     due.append(room)
                 else:
