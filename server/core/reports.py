@@ -30,6 +30,10 @@ class Report(msgspec.Struct, frozen=True, array_like=True):
     score: int = 0
     time_ms: int | None = None  # set once the player has won
     resigned: bool = False
+    # The player's game and the length of its log after the change: a process with an
+    # older copy of that game cached drops it (server/services/races.py).
+    game: int = 0
+    logged: int = 0
 
 
 def reports_of(race_id: int, events: list[p.RaceEvent]) -> list[Report]:

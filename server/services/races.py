@@ -271,7 +271,20 @@ class RaceService:
         except ArenaError:
             room.stale = room.failed = True
             raise
-        self.relay.report(reports_of(room.race_id, events))
+        reports = reports_of(room.race_id, events)
+        if moves:  # the log's length, for a copy of the game cached elsewhere
+            last = moves[-1]
+            mover = next(
+                (r.player_id for r in room.race.racers.values() if r.game_id == last.game_id),
+                None,
+            )
+            reports = [
+                msgspec.structs.replace(r, game=last.game_id, logged=last.seq + 1)
+                if r.player == mover
+                else r
+                for r in reports
+            ]
+        self.relay.report(reports)
 
     def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
         race = room.race
@@ -559,11 +572,20 @@ class RaceService:
         race's reports under one hold of its lock and in one commit."""
         by_race: dict[int, list[Report]] = {}
         for report in reports:
+            self._forget_if_behind(report)
             if report.race in self.leases.held:  # others' races are not ours to number
                 by_race.setdefault(report.race, []).append(report)
         async with asyncio.TaskGroup() as group:
             for race_id, race_reports in by_race.items():
                 group.create_task(self._apply_reports(race_id, race_reports))
+
+    def _forget_if_behind(self, report: Report) -> None:
+        """A player's game moved on through another process: a copy cached here is
+        behind, and the player's next move here would meet a false ``conflict``. Forget
+        it (the next use replays it), unless a move of theirs is in hand here."""
+        cached = self.games.peek(report.game) if report.logged else None
+        if cached is not None and not cached.lock.locked() and cached.seq < report.logged:
+            self.games.forget(report.game)
 
     async def _apply_reports(self, race_id: int, reports: list[Report]) -> None:
         try:

@@ -107,3 +107,40 @@ def test_a_race_address_names_its_host_then_its_worker() -> None:
     assert places[1].owns(race) and race % 3 == 1
     assert chosen_process(f"GET /races/{race} HTTP/1.1".encode(), 2, turn=0, hosts=3) == 1
     assert chosen_process(b"GET /races/7 HTTP/1.1", 2, turn=0, hosts=3) == 0
+
+
+async def test_a_player_who_comes_back_to_a_process_meets_no_false_conflict(
+    migrated_database_url: str, tmp_path: Path
+) -> None:
+    # Bob plays on the race's owner, then through the other process, then on the owner
+    # again: the owner's copy of his game fell behind meanwhile, and is dropped.
+    port = free_port()
+    with server_process(migrated_database_url, port, tmp_path / "server.log", "--processes", "2"):
+        await wait_healthy(port)
+        ann = await open_client(port, "/?process=0", name="Ann")
+        created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
+        race = created["race"]["race"]
+        bob = await open_client(port, "/?process=0", name="Bob")
+        game = (await bob.ok("join_race", race=race))["race"]["your_game"]
+        await ann.ok("start_race", race=race)
+        token = bob.welcome["token"]
+        total = 0
+        for process, moves in ((0, 2), (1, 3), (0, 2)):
+            await bob.close()
+            bob = await open_client(port, f"/?process={process}", token=token)
+            await bob.ok("get_race", race=race)
+            for _ in range(moves):
+                await bob.ok("move", game=game, text="d")  # never a conflict
+            total += moves
+            # Everyone has heard of the moves before Bob moves on elsewhere.
+            await ann.event(
+                "progress",
+                race,
+                lambda e, n=total: any(
+                    s["name"] == "Bob" and s["moves"] == n for s in e["event"]["standings"]
+                ),
+            )
+        view = await bob.ok("get_view", game=game)
+        assert view["view"]["counters"]["moves"] == 7
+        await bob.close()
+        await ann.close()
