@@ -3,9 +3,10 @@
 A process that is not a race's owner commits its players' moves itself, then queues a
 report of their new standing here. The reports of ``GATHER_SECONDS`` go out together in
 one notice on ``solitaire_race_reports`` (split only when long); every process listens
-(server/transport/fanout.py) and the one holding the race's lease acts on them. A report
-lost on the way (its sender died) costs no move: the moves are committed, and an owner
-that takes the race over rebuilds it from the database.
+(server/transport/fanout.py) and the one holding the race's lease acts on them. Reports
+whose notice failed (the database away) are sent again. A report lost with its sender
+(the process died) costs no move: the moves are committed, and an owner that takes the
+race over rebuilds it from the database.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ log = structlog.get_logger(__name__)
 
 CHANNEL = "solitaire_race_reports"
 GATHER_SECONDS = 0.01
+RETRY_SECONDS = 0.5  # after a failed notice, before the next try
 NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
 NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 
@@ -78,5 +80,8 @@ class Relay:
             waiting, self._waiting = self._waiting, []
             try:
                 await self._pool.execute(NOTIFY, CHANNEL, notices(waiting))
-            except Exception as err:  # the database is away; the owner rebuilds later
+            except Exception as err:  # the database is away: send them again later
                 log.error("report_failed", error=repr(err), reports=len(waiting))
+                self._waiting[:0] = waiting
+                self._wake.set()
+                await asyncio.sleep(RETRY_SECONDS)
