@@ -71,11 +71,13 @@ class RaceLeases:
         self,
         lost: Callable[[set[int]], None],
         taken: Callable[[list[int]], Awaitable[None]],
+        check: Callable[[], Awaitable[None]],
     ) -> None:
         """Renew, and take over the races of processes that are gone, until cancelled.
 
         ``lost`` hears of races whose lease another process took; ``taken`` of races
-        this process took over.
+        this process took over; ``check`` is called each time, to look for what reports
+        lost with their sender did not say.
         """
         while True:
             await asyncio.sleep(self.seconds / 3)
@@ -89,6 +91,7 @@ class RaceLeases:
                     log.info("leases_taken_over", races=orphans)
                     self.held.update(orphans)
                     await taken(orphans)
+                await check()
 
     async def release(self) -> None:
         """Give up every lease, so another process takes the races over at once."""

@@ -579,6 +579,41 @@ class RaceService:
             for race_id, race_reports in by_race.items():
                 group.create_task(self._apply_reports(race_id, race_reports))
 
+    async def recheck(self) -> None:
+        """Look in the database for players of races owned here who finished or gave up
+        through another process whose report never came (it died right after its
+        commit), and count them now: else such a race could wait for its time limit."""
+        running = [
+            room.race_id
+            for room in self.rooms.values()
+            if room.owned and not room.stale and room.race.state is RaceState.RUNNING
+        ]
+        if not running:
+            return
+        for row in await self.storage.done_entries(running):
+            room = self.rooms.get(row["race_id"])
+            racer = None if room is None else room.race.racers.get(row["player_id"])
+            if room is None or not room.owned or racer is None or racer.done:
+                continue
+            async with room.lock:
+                now = self.clock()
+                if racer.done or room.race.state is not RaceState.RUNNING:
+                    continue
+                if row["status"] == "resigned":
+                    events = room.race.resign(racer.player_id, now)
+                else:
+                    self.games.forget(racer.game_id)  # as stored, by replay
+                    game = await self.games.get(racer.game_id)
+                    events = room.race.progress(
+                        racer.player_id,
+                        foundation=game.counters.foundation,
+                        moves=game.counters.moves,
+                        score=game.counters.score,
+                        won=True,
+                        now=to_ms(row["finished_at"]) or now,
+                    )
+                await self.publish(room, events, now)
+
     def _forget_if_behind(self, report: Report) -> None:
         """A player's game moved on through another process: a copy cached here is
         behind, and the player's next move here would meet a false ``conflict``. Forget

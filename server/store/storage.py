@@ -285,6 +285,18 @@ class Storage:
         )
 
     @guarded
+    async def done_entries(self, race_ids: list[int]) -> list[asyncpg.Record]:
+        """The won and resigned entries of these races (race, game, player, status,
+        finished_at)."""
+        return list(
+            await self.pool.fetch(
+                "select race_id, id, player_id, status, finished_at from entries "
+                "where race_id = any($1::bigint[]) and status in ('won', 'resigned')",
+                race_ids,
+            )
+        )
+
+    @guarded
     async def events_between(self, wanted: list[tuple[int, int, int]]) -> list[asyncpg.Record]:
         """The stored events of several races, each ``(race, after, upto)`` asking for
         the events numbered after ``after`` up to ``upto``; by race, then in order."""

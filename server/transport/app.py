@@ -104,7 +104,8 @@ class ArenaServer:
         self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
         relay = services.races.relay.run()
         self._tasks.append(asyncio.create_task(relay, name="race-reports"))
-        leases = services.races.leases.run(services.races.lost, services.races.taken_over)
+        races = services.races
+        leases = races.leases.run(races.lost, races.taken_over, races.recheck)
         self._tasks.append(asyncio.create_task(leases, name="race-leases"))
         resumed = await services.races.resume_open_races()
         self._tasks.append(asyncio.create_task(services.races.run_clock(), name="race-clock"))

@@ -13,6 +13,7 @@ import asyncio
 import itertools
 from pathlib import Path
 
+import asyncpg
 from arena_client import Client
 from server_process import free_port, open_client, server_process, wait_healthy
 
@@ -143,4 +144,36 @@ async def test_a_player_who_comes_back_to_a_process_meets_no_false_conflict(
         view = await bob.ok("get_view", game=game)
         assert view["view"]["counters"]["moves"] == 7
         await bob.close()
+        await ann.close()
+
+
+async def test_a_finish_whose_report_was_lost_still_ends_the_race(
+    migrated_database_url: str, tmp_path: Path
+) -> None:
+    # A mirror that dies right after committing a player's resignation never reports
+    # it. The owner finds it in the database at its next lease renewal.
+    port = free_port()
+    log = tmp_path / "server.log"
+    with server_process(migrated_database_url, port, log, "--processes", "2", lease_seconds="1.5"):
+        await wait_healthy(port)
+        ann = await open_client(port, "/?process=0", name="Ann")
+        created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
+        race = created["race"]["race"]
+        bob = await open_client(port, "/?process=1", name="Bob")
+        bobs_game = (await bob.ok("join_race", race=race))["race"]["your_game"]
+        await ann.ok("start_race", race=race)
+        await bob.ok("move", game=bobs_game, text="d")
+        await bob.close()
+        # What the dead mirror committed: Bob's resignation, and no report of it.
+        connection = await asyncpg.connect(migrated_database_url)
+        try:
+            await connection.execute(
+                "update entries set status = 'resigned' where id = $1", bobs_game
+            )
+        finally:
+            await connection.close()
+        await ann.ok("resign", game=created["race"]["your_game"])
+        end = await ann.event("end", race)
+        ranking = [(line["name"], line["resigned"]) for line in end["event"]["ranking"]]
+        assert sorted(ranking) == [("Ann", True), ("Bob", True)]
         await ann.close()
