@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
@@ -78,27 +79,29 @@ def free_port() -> int:
 
 
 class ProcessStats:
-    """CPU seconds and resident memory of a process and its children, from /proc.
+    """CPU seconds and resident memory of a process and all its descendants, from /proc.
 
-    The children (the worker processes of ``--processes``) are those running when
-    the stats are made, started by any thread of the process.
+    With ``--processes`` the server is a front process whose workers are its children
+    (and a solver pool's workers their children). The descendants are those running
+    when the stats are made, so make them once the server answers (``wait_for_server``):
+    the front listens before it spawns its workers, and stats made as soon as the port
+    took connections saw the front alone, which does next to nothing, so the server's
+    CPU read as 0 µs per move. A process that ends later keeps the CPU last read of it.
     """
 
     def __init__(self, pid: int) -> None:
-        children = [
-            int(child)
-            for task in Path(f"/proc/{pid}/task").glob("*/children")
-            for child in task.read_text().split()
-        ]
-        self.pids = [pid, *children]
+        self.pids = descendants(pid)
         self.ticks = os.sysconf("SC_CLK_TCK")
+        self._last: dict[int, int] = {}
 
     def cpu_seconds(self) -> float:
-        total = 0
         for pid in self.pids:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        return total / self.ticks
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended: its last reading stands
+            self._last[pid] = int(fields[11]) + int(fields[12])
+        return sum(self._last.values()) / self.ticks
 
     def waiting_seconds(self) -> float:
         """Seconds the processes were ready to run but waited for a core (run queue)."""
@@ -113,10 +116,23 @@ class ProcessStats:
     def rss_bytes(self) -> int:
         total = 0
         for pid in self.pids:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
         return total
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (children started by any of its threads)."""
+    found, waiting = [], [pid]
+    while waiting:
+        parent = waiting.pop()
+        found.append(parent)
+        for task in Path(f"/proc/{parent}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                waiting.extend(int(child) for child in task.read_text().split())
+    return found
 
 
 @dataclass
@@ -471,7 +487,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         subprocess_running("echo", echo_command) as echo_pid,
     ):
         url = f"ws://127.0.0.1:{port}/"
-        await wait_for_port(port)
+        await wait_for_server(port)
         await wait_for_port(echo_port)
         stats = ProcessStats(server_pid)
         idle_rss = stats.rss_bytes()
@@ -560,6 +576,28 @@ async def postgres(database_url: str | None = None) -> AsyncIterator[str]:
     finally:
         if location.embedded is not None:
             location.embedded.stop()
+
+
+async def wait_for_server(port: int) -> None:
+    """Wait until the race server answers ``/healthz``: with ``--processes`` the front
+    takes connections at once but hands them on only once every worker is ready."""
+    await wait_for_port(port)
+    url = f"http://127.0.0.1:{port}/healthz"
+
+    def answers() -> bool:
+        try:
+            with urllib.request.urlopen(url, timeout=5):
+                return True
+        except urllib.error.HTTPError:
+            return True  # degraded is an answer too
+        except OSError:
+            return False
+
+    for _ in range(600):
+        if await asyncio.to_thread(answers):
+            return
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"the server on port {port} does not answer /healthz")
 
 
 async def wait_for_port(port: int) -> None:
