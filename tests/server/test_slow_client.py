@@ -138,7 +138,9 @@ async def test_a_client_that_stops_reading_is_dropped_alone_and_resumes(
     for _ in range(20):
         await ann.ok("move", game=game, text="d")
         moves += 1
-    last = await cara.event("progress", race, lambda e: e["event"]["standings"][0]["moves"] == moves)
+    last = await cara.event(
+        "progress", race, lambda e: e["event"]["standings"][0]["moves"] == moves
+    )
     seen = [e["seq"] for e in cara.events]
     assert seen == list(range(seen[0], last["seq"] + 1))
     assert ann.websocket.close_code is None and cara.websocket.close_code is None
