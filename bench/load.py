@@ -7,7 +7,8 @@ database and drives it from this process:
    second (Klondike, a random legal move from the last view, each with a move id).
    Prints acknowledged moves per second, acknowledgement latency p50/p99/max, the
    server's CPU use (also per acknowledged move), how long it waited for a core (the
-   machine's run queue, from /proc/<pid>/schedstat) and its memory per connection.
+   machine's run queue, from /proc/<pid>/schedstat), its memory per connection, and
+   how often each race's progress events came (from their own times).
 2. Saturation: ``--saturation-players`` players moving as fast as their moves are
    acknowledged, for our moves per second at saturation.
 3. Echo: a bare websockets echo server, driven the same way, for its round trips per
@@ -16,7 +17,10 @@ database and drives it from this process:
 Phases 2 and 3 alternate ``--rounds`` times (both servers stay up, their clients
 connected), and the median of the rounds' ratios is the figure: the machine's speed
 drifts by tens of percent within minutes, and measuring both sides next to each other,
-several times, keeps that drift out of the ratio.
+several times, keeps that drift out of the ratio. At the end the server's CPU per
+acknowledged move, steady and at saturation, is also given in echo round trips (the
+echo server's CPU per round trip, median of the rounds), so that figures from
+different machines and hours compare.
 
 Usage: ``.venv/bin/python bench/load.py --players 1000 --rate 2 --duration 20``
 """
@@ -27,6 +31,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import os
 import random
@@ -165,6 +170,22 @@ class Reply(msgspec.Struct):
 
 
 _reply = msgspec.json.Decoder(Reply)
+
+
+class EventKind(msgspec.Struct):
+    kind: str
+
+
+class EventHead(msgspec.Struct):
+    """The few fields of a race event the steady phase looks at: which race, when."""
+
+    race: int
+    seq: int
+    time: int
+    event: EventKind
+
+
+_event = msgspec.json.Decoder(EventHead)
 _encode = msgspec.json.Encoder().encode
 
 
@@ -183,6 +204,8 @@ class Player:
         self.game = 0
         self.played = 0
         self.legal: list[str] = ["d"]
+        # The race events received, as (race, seq, server time), while this is a list.
+        self.events: list[tuple[int, int, int]] | None = None
 
     async def request(self, kind: str, **fields: object) -> Reply:
         self.next_id += 1
@@ -192,7 +215,12 @@ class Player:
         while True:
             frame = await self.websocket.recv()
             if isinstance(frame, str) and frame.startswith('{"type":"event"'):
-                continue  # race progress of the others: received, not decoded
+                # Race progress of the others: decoded only where counted (steady phase).
+                if self.events is not None:
+                    head = _event.decode(frame)
+                    if head.event.kind == "progress":
+                        self.events.append((head.race, head.seq, head.time))
+                continue
             reply = _reply.decode(frame)
             if reply.id == request_id:
                 return reply
@@ -416,6 +444,29 @@ def commit_figures(port: int, processes: int) -> str:
     )
 
 
+def progress_rate(players: list[Player]) -> str:
+    """How often each race's progress events came, from their own times (server ms):
+    events a second per race, and the shortest and the median gap between two events of
+    one race (docs/protocol.md: at most one every 250 ms)."""
+    times: dict[int, dict[int, int]] = {}
+    for player in players:
+        for race, seq, at in player.events or ():
+            times.setdefault(race, {})[seq] = at
+    rates, gaps = [], []
+    for by_seq in times.values():
+        ordered = sorted(by_seq.values())
+        if len(ordered) < 2 or ordered[-1] == ordered[0]:
+            continue
+        rates.append((len(ordered) - 1) / (ordered[-1] - ordered[0]) * 1000)
+        gaps += [later - earlier for earlier, later in itertools.pairwise(ordered)]
+    if not gaps:
+        return "none received"
+    return (
+        f"{statistics.median(rates):.1f}/s per race (median of {len(rates)} races), "
+        f"gaps within a race: shortest {min(gaps)} ms, median {statistics.median(gaps):.0f} ms"
+    )
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -494,7 +545,10 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         players = await seat_players(url, args.players, args.seed)
         connected_rss = stats.rss_bytes()
         drivers: list[Driver] = [partial(paced, p, args.rate) for p in players]
+        for player in players:
+            player.events = []
         tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+        steady_us = cpu / max(1, tally.acks) * 1e6
         report(
             f"steady load: {args.players} players in races of {RACE_SIZE}, "
             f"{args.rate} moves/s each",
@@ -502,6 +556,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
             elapsed,
             cpu,
         )
+        print(f"  progress events     : {progress_rate(players)}")
         per_connection = (stats.rss_bytes() - idle_rss) / max(1, args.players)
         print(
             f"  server memory       : {stats.rss_bytes() / 2**20:.0f} MiB RSS, "
@@ -517,7 +572,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
             await connect(f"ws://127.0.0.1:{echo_port}/", max_queue=None, ping_interval=None)
             for _ in range(args.saturation_players)
         ]
-        ratios = []
+        ratios, saturated_us, echo_us = [], [], []
         for round_number in range(1, args.rounds + 1):
             drivers = [partial(flat_out, p) for p in players]
             tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
@@ -529,8 +584,10 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
                 cpu,
             )
             print(f"  server memory       : {stats.rss_bytes() / 2**20:.0f} MiB RSS")
+            saturated_us.append(cpu / max(1, tally.acks) * 1e6)
             drivers = [partial(echo, w) for w in sockets]
             tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, echo_stats)
+            echo_us.append(cpu / max(1, tally.acks) * 1e6)
             echoed = report(
                 f"echo, round {round_number}: bare websockets echo server, "
                 f"{args.saturation_players} clients",
@@ -544,6 +601,14 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         for websocket in [*(p.websocket for p in players), *sockets]:
             await websocket.close()
     each = ", ".join(f"{ratio:.2f}" for ratio in ratios)
+    echo_median = statistics.median(echo_us)
+    print(
+        "server CPU per ack in echo round trips (÷ the echo server's CPU per round trip, "
+        f"median of this run's rounds, {echo_median:.0f} µs): steady "
+        f"{steady_us / echo_median:.2f} ({steady_us:.0f} µs), saturation "
+        f"{statistics.median(saturated_us) / echo_median:.2f} "
+        f"({statistics.median(saturated_us):.0f} µs, median of the rounds)"
+    )
     print(
         "saturation ratio (our moves/s ÷ echo round trips/s): "
         f"median {statistics.median(ratios):.2f} of {len(ratios)} rounds ({each})"
