@@ -12,9 +12,12 @@ import itertools
 from typing import Any
 
 import pytest
+from arena_client import Client
+from websockets.asyncio.client import connect as ws_connect
 from websockets.frames import Frame, Opcode
 
 from server.ops.config import ServerConfig
+from server.transport.app import ArenaServer
 from server.transport.connection import text_frame
 
 INTERVAL_MS = 250
@@ -84,3 +87,30 @@ async def test_progress_is_gathered_and_the_same_bytes_reach_everyone(connect: A
     assert all(later - earlier >= INTERVAL_MS for earlier, later in itertools.pairwise(times))
     # One encoding: every racer and the watcher got the very same frames, in one order.
     assert frames["ann"] and frames["ann"] == frames["bob"] == frames["cara"]
+
+
+async def test_with_compression_events_still_reach_everyone(
+    migrated_database_url: str,
+) -> None:
+    # permessage-deflate frames differ per connection: websockets frames them there.
+    config = ServerConfig(
+        port=0, compression=True, progress_interval_ms=0, daily_prepare_ahead=False
+    )
+    async with ArenaServer(config, migrated_database_url) as server:
+        ann = Client(await ws_connect(server.url, max_queue=None))
+        bob = Client(await ws_connect(server.url, max_queue=None))
+        try:
+            for client, name in ((ann, "Ann"), (bob, "Bob")):
+                await client.ok("hello", name=name)
+                assert client.websocket.protocol.extensions
+            created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
+            race = created["race"]["race"]
+            await bob.ok("join_race", race=race)
+            await ann.ok("start_race", race=race)
+            await ann.ok("move", game=created["race"]["your_game"], text="d")
+            for client in (ann, bob):
+                event = await client.event("progress", race)
+                assert event["event"]["standings"][0]["moves"] == 1
+        finally:
+            await ann.close()
+            await bob.close()
