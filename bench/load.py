@@ -363,7 +363,7 @@ async def measure(
     cpu_before = server.cpu_seconds() if server else 0.0
     waiting_before = server.waiting_seconds() if server else 0.0
     own_before = time.process_time()
-    postgres_before = postgres_cpu_seconds()
+    postgres_before = postgres_cpu_ticks()
     stolen_before = stolen_seconds()
     tally.recording = True
     started = time.perf_counter()
@@ -373,7 +373,7 @@ async def measure(
     cpu = (server.cpu_seconds() - cpu_before) if server else 0.0
     tally.server_waiting = (server.waiting_seconds() - waiting_before) if server else 0.0
     tally.generator_cpu = time.process_time() - own_before
-    tally.postgres_cpu = postgres_cpu_seconds() - postgres_before
+    tally.postgres_cpu = postgres_cpu_between(postgres_before, postgres_cpu_ticks())
     tally.stolen = stolen_seconds() - stolen_before
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -382,10 +382,9 @@ async def measure(
     return tally, elapsed, cpu
 
 
-def postgres_cpu_seconds() -> float:
-    """CPU seconds of every PostgreSQL process on this machine (all databases)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+def postgres_cpu_ticks() -> dict[int, int]:
+    """CPU clock ticks of every PostgreSQL process on this machine (all databases), by pid."""
+    ticks: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat.read_text()
@@ -394,8 +393,20 @@ def postgres_cpu_seconds() -> float:
         name = text[text.index("(") + 1 : text.rindex(")")]
         if name.startswith("postgres"):
             fields = text.rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-    return total / ticks
+            ticks[int(stat.parent.name)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def postgres_cpu_between(before: dict[int, int], after: dict[int, int]) -> float:
+    """PostgreSQL's CPU seconds from ``before`` to ``after``, process by process: on a
+    shared machine other sessions' backends end meanwhile, and a plain difference of
+    totals then loses their whole lives (it read below zero)."""
+    ticks = 0
+    for pid, used in after.items():
+        earlier = before.get(pid, 0)
+        ticks += used - earlier if used >= earlier else used  # else a new process, same pid
+
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def stolen_seconds() -> float:
