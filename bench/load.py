@@ -7,7 +7,8 @@ database and drives it from this process:
    second (Klondike, a random legal move from the last view, each with a move id).
    Prints acknowledged moves per second, acknowledgement latency p50/p99/max, the
    server's CPU use (also per acknowledged move), how long it waited for a core (the
-   machine's run queue, from /proc/<pid>/schedstat) and its memory per connection.
+   machine's run queue, from /proc/<pid>/schedstat), its memory per connection, and
+   how often each race's progress events came (from their own times).
 2. Saturation: ``--saturation-players`` players moving as fast as their moves are
    acknowledged, for our moves per second at saturation.
 3. Echo: a bare websockets echo server, driven the same way, for its round trips per
@@ -16,7 +17,10 @@ database and drives it from this process:
 Phases 2 and 3 alternate ``--rounds`` times (both servers stay up, their clients
 connected), and the median of the rounds' ratios is the figure: the machine's speed
 drifts by tens of percent within minutes, and measuring both sides next to each other,
-several times, keeps that drift out of the ratio.
+several times, keeps that drift out of the ratio. At the end the server's CPU per
+acknowledged move, steady and at saturation, is also given in echo round trips (the
+echo server's CPU per round trip, median of the rounds), so that figures from
+different machines and hours compare.
 
 Usage: ``.venv/bin/python bench/load.py --players 1000 --rate 2 --duration 20``
 """
@@ -27,6 +31,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import os
 import random
@@ -36,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
@@ -78,27 +84,29 @@ def free_port() -> int:
 
 
 class ProcessStats:
-    """CPU seconds and resident memory of a process and its children, from /proc.
+    """CPU seconds and resident memory of a process and all its descendants, from /proc.
 
-    The children (the worker processes of ``--processes``) are those running when
-    the stats are made, started by any thread of the process.
+    With ``--processes`` the server is a front process whose workers are its children
+    (and a solver pool's workers their children). The descendants are those running
+    when the stats are made, so make them once the server answers (``wait_for_server``):
+    the front listens before it spawns its workers, and stats made as soon as the port
+    took connections saw the front alone, which does next to nothing, so the server's
+    CPU read as 0 µs per move. A process that ends later keeps the CPU last read of it.
     """
 
     def __init__(self, pid: int) -> None:
-        children = [
-            int(child)
-            for task in Path(f"/proc/{pid}/task").glob("*/children")
-            for child in task.read_text().split()
-        ]
-        self.pids = [pid, *children]
+        self.pids = descendants(pid)
         self.ticks = os.sysconf("SC_CLK_TCK")
+        self._last: dict[int, int] = {}
 
     def cpu_seconds(self) -> float:
-        total = 0
         for pid in self.pids:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        return total / self.ticks
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended: its last reading stands
+            self._last[pid] = int(fields[11]) + int(fields[12])
+        return sum(self._last.values()) / self.ticks
 
     def waiting_seconds(self) -> float:
         """Seconds the processes were ready to run but waited for a core (run queue)."""
@@ -113,10 +121,23 @@ class ProcessStats:
     def rss_bytes(self) -> int:
         total = 0
         for pid in self.pids:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
         return total
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (children started by any of its threads)."""
+    found, waiting = [], [pid]
+    while waiting:
+        parent = waiting.pop()
+        found.append(parent)
+        for task in Path(f"/proc/{parent}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                waiting.extend(int(child) for child in task.read_text().split())
+    return found
 
 
 @dataclass
@@ -149,6 +170,22 @@ class Reply(msgspec.Struct):
 
 
 _reply = msgspec.json.Decoder(Reply)
+
+
+class EventKind(msgspec.Struct):
+    kind: str
+
+
+class EventHead(msgspec.Struct):
+    """The few fields of a race event the steady phase looks at: which race, when."""
+
+    race: int
+    seq: int
+    time: int
+    event: EventKind
+
+
+_event = msgspec.json.Decoder(EventHead)
 _encode = msgspec.json.Encoder().encode
 
 
@@ -167,6 +204,8 @@ class Player:
         self.game = 0
         self.played = 0
         self.legal: list[str] = ["d"]
+        # The race events received, as (race, seq, server time), while this is a list.
+        self.events: list[tuple[int, int, int]] | None = None
 
     async def request(self, kind: str, **fields: object) -> Reply:
         self.next_id += 1
@@ -176,7 +215,12 @@ class Player:
         while True:
             frame = await self.websocket.recv()
             if isinstance(frame, str) and frame.startswith('{"type":"event"'):
-                continue  # race progress of the others: received, not decoded
+                # Race progress of the others: decoded only where counted (steady phase).
+                if self.events is not None:
+                    head = _event.decode(frame)
+                    if head.event.kind == "progress":
+                        self.events.append((head.race, head.seq, head.time))
+                continue
             reply = _reply.decode(frame)
             if reply.id == request_id:
                 return reply
@@ -319,7 +363,7 @@ async def measure(
     cpu_before = server.cpu_seconds() if server else 0.0
     waiting_before = server.waiting_seconds() if server else 0.0
     own_before = time.process_time()
-    postgres_before = postgres_cpu_seconds()
+    postgres_before = postgres_cpu_ticks()
     stolen_before = stolen_seconds()
     tally.recording = True
     started = time.perf_counter()
@@ -329,7 +373,7 @@ async def measure(
     cpu = (server.cpu_seconds() - cpu_before) if server else 0.0
     tally.server_waiting = (server.waiting_seconds() - waiting_before) if server else 0.0
     tally.generator_cpu = time.process_time() - own_before
-    tally.postgres_cpu = postgres_cpu_seconds() - postgres_before
+    tally.postgres_cpu = postgres_cpu_between(postgres_before, postgres_cpu_ticks())
     tally.stolen = stolen_seconds() - stolen_before
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -338,10 +382,9 @@ async def measure(
     return tally, elapsed, cpu
 
 
-def postgres_cpu_seconds() -> float:
-    """CPU seconds of every PostgreSQL process on this machine (all databases)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+def postgres_cpu_ticks() -> dict[int, int]:
+    """CPU clock ticks of every PostgreSQL process on this machine (all databases), by pid."""
+    ticks: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat.read_text()
@@ -350,8 +393,20 @@ def postgres_cpu_seconds() -> float:
         name = text[text.index("(") + 1 : text.rindex(")")]
         if name.startswith("postgres"):
             fields = text.rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-    return total / ticks
+            ticks[int(stat.parent.name)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def postgres_cpu_between(before: dict[int, int], after: dict[int, int]) -> float:
+    """PostgreSQL's CPU seconds from ``before`` to ``after``, process by process: on a
+    shared machine other sessions' backends end meanwhile, and a plain difference of
+    totals then loses their whole lives (it read below zero)."""
+    ticks = 0
+    for pid, used in after.items():
+        earlier = before.get(pid, 0)
+        ticks += used - earlier if used >= earlier else used  # else a new process, same pid
+
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def stolen_seconds() -> float:
@@ -397,6 +452,29 @@ def commit_figures(port: int, processes: int) -> str:
         f"{mean_ms:.1f} ms per group commit, {writes:.1f} writes per commit, "
         f"{commits - totals[within_50]:.0f} of {commits:.0f} commits over 50 ms and "
         f"{commits - totals[within_250]:.0f} over 250 ms (whole run)"
+    )
+
+
+def progress_rate(players: list[Player]) -> str:
+    """How often each race's progress events came, from their own times (server ms):
+    events a second per race, and the shortest and the median gap between two events of
+    one race (docs/protocol.md: at most one every 250 ms)."""
+    times: dict[int, dict[int, int]] = {}
+    for player in players:
+        for race, seq, at in player.events or ():
+            times.setdefault(race, {})[seq] = at
+    rates, gaps = [], []
+    for by_seq in times.values():
+        ordered = sorted(by_seq.values())
+        if len(ordered) < 2 or ordered[-1] == ordered[0]:
+            continue
+        rates.append((len(ordered) - 1) / (ordered[-1] - ordered[0]) * 1000)
+        gaps += [later - earlier for earlier, later in itertools.pairwise(ordered)]
+    if not gaps:
+        return "none received"
+    return (
+        f"{statistics.median(rates):.1f}/s per race (median of {len(rates)} races), "
+        f"gaps within a race: shortest {min(gaps)} ms, median {statistics.median(gaps):.0f} ms"
     )
 
 
@@ -471,14 +549,17 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         subprocess_running("echo", echo_command) as echo_pid,
     ):
         url = f"ws://127.0.0.1:{port}/"
-        await wait_for_port(port)
+        await wait_for_server(port)
         await wait_for_port(echo_port)
         stats = ProcessStats(server_pid)
         idle_rss = stats.rss_bytes()
         players = await seat_players(url, args.players, args.seed)
         connected_rss = stats.rss_bytes()
         drivers: list[Driver] = [partial(paced, p, args.rate) for p in players]
+        for player in players:
+            player.events = []
         tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+        steady_us = cpu / max(1, tally.acks) * 1e6
         report(
             f"steady load: {args.players} players in races of {RACE_SIZE}, "
             f"{args.rate} moves/s each",
@@ -486,6 +567,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
             elapsed,
             cpu,
         )
+        print(f"  progress events     : {progress_rate(players)}")
         per_connection = (stats.rss_bytes() - idle_rss) / max(1, args.players)
         print(
             f"  server memory       : {stats.rss_bytes() / 2**20:.0f} MiB RSS, "
@@ -501,7 +583,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
             await connect(f"ws://127.0.0.1:{echo_port}/", max_queue=None, ping_interval=None)
             for _ in range(args.saturation_players)
         ]
-        ratios = []
+        ratios, saturated_us, echo_us = [], [], []
         for round_number in range(1, args.rounds + 1):
             drivers = [partial(flat_out, p) for p in players]
             tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
@@ -513,8 +595,10 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
                 cpu,
             )
             print(f"  server memory       : {stats.rss_bytes() / 2**20:.0f} MiB RSS")
+            saturated_us.append(cpu / max(1, tally.acks) * 1e6)
             drivers = [partial(echo, w) for w in sockets]
             tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, echo_stats)
+            echo_us.append(cpu / max(1, tally.acks) * 1e6)
             echoed = report(
                 f"echo, round {round_number}: bare websockets echo server, "
                 f"{args.saturation_players} clients",
@@ -528,6 +612,14 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         for websocket in [*(p.websocket for p in players), *sockets]:
             await websocket.close()
     each = ", ".join(f"{ratio:.2f}" for ratio in ratios)
+    echo_median = statistics.median(echo_us)
+    print(
+        "server CPU per ack in echo round trips (÷ the echo server's CPU per round trip, "
+        f"median of this run's rounds, {echo_median:.0f} µs): steady "
+        f"{steady_us / echo_median:.2f} ({steady_us:.0f} µs), saturation "
+        f"{statistics.median(saturated_us) / echo_median:.2f} "
+        f"({statistics.median(saturated_us):.0f} µs, median of the rounds)"
+    )
     print(
         "saturation ratio (our moves/s ÷ echo round trips/s): "
         f"median {statistics.median(ratios):.2f} of {len(ratios)} rounds ({each})"
@@ -560,6 +652,28 @@ async def postgres(database_url: str | None = None) -> AsyncIterator[str]:
     finally:
         if location.embedded is not None:
             location.embedded.stop()
+
+
+async def wait_for_server(port: int) -> None:
+    """Wait until the race server answers ``/healthz``: with ``--processes`` the front
+    takes connections at once but hands them on only once every worker is ready."""
+    await wait_for_port(port)
+    url = f"http://127.0.0.1:{port}/healthz"
+
+    def answers() -> bool:
+        try:
+            with urllib.request.urlopen(url, timeout=5):
+                return True
+        except urllib.error.HTTPError:
+            return True  # degraded is an answer too
+        except OSError:
+            return False
+
+    for _ in range(600):
+        if await asyncio.to_thread(answers):
+            return
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"the server on port {port} does not answer /healthz")
 
 
 async def wait_for_port(port: int) -> None:

@@ -52,6 +52,10 @@ class ServerConfig:
     # The same for service connections; None (the default) never closes them for idling:
     # the bot's one connection stays open through its users' quiet hours.
     service_idle_timeout: float | None = None
+    # Bytes a connection may have waiting to be sent (what the client has not read yet,
+    # beyond the kernel's socket buffers); past that it is closed with 4001 and resumes
+    # after reconnecting, so a client that stops reading holds no more memory than this.
+    send_queue_bytes: int = 1024 * 1024
     # WebSocket keepalive pings; no pong within ping_timeout closes with 1011.
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
@@ -105,6 +109,7 @@ _ENV_TYPES = {
     "service_rate_burst": int,
     "service_idle_timeout": float,
     "flood_close_after": int,
+    "send_queue_bytes": int,
     "idle_timeout": float,
     "ping_interval": float,
     "ping_timeout": float,

@@ -43,7 +43,7 @@ from server.services.rooms import RaceRoom
 from server.services.solving import SolverPool, winnable_race_seed
 from server.services.subscriber import Subscriber
 from server.store import writes
-from server.store.commit import GroupCommitter
+from server.store.commit import EventRow, GroupCommitter
 from server.store.pool import to_ms
 from server.store.storage import Storage
 from server.store.writes import Statement
@@ -645,16 +645,26 @@ class RaceService:
             log.error("report_failed", race=race_id, error=err.code)
 
     async def run_clock(self) -> None:
-        """Start counted-down races, send gathered progress, end races out of time.
+        """Start counted-down races and end races out of time, each when due; send the
+        progress gathered in every race, all at once, a few times an interval.
 
-        Due races are ticked together, so their events share one group commit.
-        Finished races leave memory a minute after their end (``room`` reloads them).
+        A race's progress goes out with the first move after its interval has passed
+        (server/core/race.py, ``progress``); the clock sends what is left for races
+        where no such move came. It looks at them together every half interval rather
+        than at each race's own moment, so one wakeup and one group commit carry the
+        progress of every race that is due (``_send_progress``), and no event comes
+        sooner than the interval after the last. Finished races leave memory a minute
+        after their end (``room`` reloads them).
         """
         longest = max(0.02, min(1.0, self.config.progress_interval_ms / 2000))
+        next_pass = 0.0
+        loop = asyncio.get_running_loop()
         while True:
             now = self.clock()
             due: list[RaceRoom] = []
+            gathered: list[RaceRoom] = []
             upcoming: list[int] = []
+            progress_pass = loop.time() >= next_pass
             for race_id, room in list(self.rooms.items()):
                 if not room.owned:
                     # Its owner's clock runs it. A copy nobody here watches any more goes
@@ -663,7 +673,7 @@ class RaceService:
                     if not room.watchers and (room.stale or over):
                         del self.rooms[race_id]
                     continue
-                due_at = room.race.deadline()
+                due_at = _clock_deadline(room.race)
                 if room.stale and (room.failed or (due_at is not None and due_at <= now)):
                     # Rebuilt only when a failed write left it behind, or when its clock
                     # is due: another process's events alone need no replay here.
@@ -671,27 +681,63 @@ class RaceService:
                         room = await self.room(race_id)
                     if room.stale:
                         continue  # the database is still away; try again next pass
-                deadline = room.race.deadline()
-                if deadline is None:
-                    ended = room.race.ends_at
-                    if room.race.state is RaceState.FINISHED and ended and now - ended > 60_000:
+                race = room.race
+                deadline = _clock_deadline(race)
+                if deadline is not None and deadline <= now:
+                    due.append(room)
+                    continue
+                if deadline is not None:
+                    upcoming.append(deadline)
+                if race.state is RaceState.RUNNING:
+                    if progress_pass and not room.stale and race.changed:
+                        gathered.append(room)
+                elif race.state is RaceState.FINISHED:
+                    ended = race.ends_at
+                    if ended and now - ended > 60_000:
                         del self.rooms[race_id]
                         self.leases.held.discard(race_id)  # its lease went at a renewal
-                elif deadline <= now:
-                    due.append(room)
-                else:
-                    upcoming.append(deadline)
+            if progress_pass:
+                next_pass = loop.time() + longest
+                if gathered:
+                    await self._send_progress(gathered, now)
             if due:
                 async with asyncio.TaskGroup() as group:
                     for room in due:
                         group.create_task(self._tick(room))
                 await asyncio.sleep(0.005)  # no busy loop if a tick keeps failing
                 continue
-            # Progress that becomes due later is looked at within half an interval.
-            wait = min([longest, *((d - now) / 1000 for d in upcoming)])
+            wait = min([next_pass - loop.time(), *((d - now) / 1000 for d in upcoming)])
             self._deadlines_changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._deadlines_changed.wait(), max(0.0, wait))
+
+    async def _send_progress(self, rooms: list[RaceRoom], now: int) -> None:
+        """The progress due in these running races, committed together, then sent.
+
+        No room lock: numbering and submitting happen without an await between, as on
+        a move's path (server/services/play.py), so the races' events still commit and
+        leave in the order of their numbers.
+        """
+        sending: list[tuple[RaceRoom, list[p.Event]]] = []
+        rows: list[EventRow] = []
+        for room in rooms:
+            events = room.race.tick(now)  # progress only: no clock deadline is due here
+            if events:
+                messages, numbered = room.number(events, now)
+                sending.append((room, messages))
+                rows += numbered
+        if not rows:
+            return
+        try:
+            await self.committer.submit((), rows)
+        except ArenaError as err:
+            for room, _ in sending:
+                room.stale = room.failed = True
+            self._deadlines_changed.set()
+            log.error("race_progress_failed", races=len(sending), error=err.code)
+            return
+        for room, messages in sending:
+            room.send(messages)
 
     async def _tick(self, room: RaceRoom) -> None:
         async with room.lock:
@@ -703,6 +749,16 @@ class RaceService:
                 await self.publish(room, events, now)
             except ArenaError as err:
                 log.error("race_tick_failed", race=room.race_id, error=err.code)
+
+
+def _clock_deadline(race: Race) -> int | None:
+    """When the race's clock changes its state: the end of its countdown, or its time
+    limit while it runs (its progress is gathered apart, ``run_clock``)."""
+    if race.state is RaceState.COUNTDOWN:
+        return race.starts_at
+    if race.state is RaceState.RUNNING:
+        return race.ends_at
+    return None
 
 
 def _stored_events(race_id: int, rows: list[Any]) -> list[p.Event]:

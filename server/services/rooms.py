@@ -4,6 +4,10 @@ The race core (``server.core.race``) returns events; a room numbers them with th
 race's sequence, turns them into rows for the group commit, and once they are
 committed sends them to every watcher. Events are sent only after they are
 stored, so a reconnecting client can always catch up from the database.
+
+Each event is encoded once and the same bytes go to every watcher in one call
+(``send_to_all``: websockets' ``broadcast`` for the WebSocket connections), which
+drops a watcher whose client has stopped reading rather than queue without bound.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import msgspec
 
 from server import protocol as p
 from server.core.race import Race
-from server.services.subscriber import Subscriber
+from server.services.subscriber import Subscriber, send_to_all
 from server.store.commit import EventRow
 
 _encoder = msgspec.json.Encoder()
@@ -68,6 +72,5 @@ class RaceRoom:
         if not self.watchers:
             return
         for message in messages:
-            frame = p.encode(message)  # encoded once, the same bytes to every watcher
-            for watcher in self.watchers:
-                watcher.send(frame)
+            # Encoded once, the same bytes to every watcher.
+            send_to_all(self.watchers, p.encode(message))

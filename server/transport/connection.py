@@ -1,8 +1,14 @@
-"""One WebSocket connection: limits, hello, who is acting, and dispatch.
+"""One WebSocket connection: limits, hello, who is acting, dispatch, and its send queue.
 
 The connection only parses, checks limits and identity, calls the route of the request and
 sends what it returns. Every failure becomes an ``error`` reply with a stable
 code; nothing a client sends can end the server's loop.
+
+Everything the server sends (replies and events alike) is queued without waiting: a
+connection never waits for its client to read, so a slow client slows nobody, not even
+its own requests. What its client has not read waits in the transport's buffer; past
+``send_queue_bytes`` the connection is closed with ``SLOW_CLOSE`` (4001), and the
+client reconnects and resumes (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -10,13 +16,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import socket
+import struct
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import structlog
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from server import protocol as p
 from server.core.identity import (
@@ -32,7 +41,20 @@ from server.services.wiring import Services
 from server.transport.handlers import Routes
 
 IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
+SLOW_CLOSE = 4001  # close code: more than send_queue_bytes waited unread by the client
 FLOOD_CLOSE = 1008  # policy violation: the rate limit was ignored
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A whole, final, unmasked WebSocket text frame carrying ``payload`` (UTF-8 JSON):
+    the header of RFC 6455 5.2 (FIN and opcode 1, then the length in 7, 16 or 64
+    bits), then the payload."""
+    length = len(payload)
+    if length < 126:
+        return bytes((0x81, length)) + payload
+    if length < 65536:
+        return struct.pack("!BBH", 0x81, 126, length) + payload
+    return struct.pack("!BBQ", 0x81, 127, length) + payload
 
 
 @dataclass
@@ -60,7 +82,8 @@ class TokenBucket:
 
 
 class IdleTimer:
-    """Ends a connection's wait for its next frame once the wait has lasted too long.
+    """Ends a connection's wait for its next frame once the wait has lasted too long,
+    or at once when the connection is to close (``interrupt``).
 
     ``asyncio.timeout`` around each ``recv`` would set and cancel a timer per message;
     this one notes when each wait starts and looks only when its one timer fires,
@@ -92,6 +115,13 @@ class IdleTimer:
         finally:
             self._waiting = False
 
+    def interrupt(self) -> None:
+        """End the wait for the next frame now, if the connection is waiting for one
+        (``recv`` then returns None); otherwise the caller looks before its next wait."""
+        if self._waiting and not self._expired and self._task is not None:
+            self._expired = True
+            self._task.cancel()
+
     def stop(self) -> None:
         """Cancel the timer (the connection is over)."""
         if self._timer is not None:
@@ -101,7 +131,7 @@ class IdleTimer:
     def _check(self) -> None:
         self._timer = None
         limit = self._limit()
-        if limit is None or self._task is None:
+        if limit is None or self._task is None or self._expired:
             return
         now = self._loop.time()
         due = self._since + limit if self._waiting else now + limit
@@ -150,11 +180,64 @@ class Connection:
         self.player_buckets: dict[str, TokenBucket] = {}
         self.rejected = 0
         self.log = structlog.get_logger(__name__).bind(conn=websocket.id.hex[:8])
+        self.idle: IdleTimer | None = None
+        self.too_slow = False  # its send queue overflowed: closing with SLOW_CLOSE
 
     def send(self, frame: bytes) -> None:
-        """Queue an encoded message unasked (a race event, a verdict): the connection is
-        the services' ``Subscriber``. Never waits for a slow client."""
-        broadcast([self.websocket], frame, text=True)
+        """Queue an encoded message unasked (a verdict): the connection is the services'
+        ``Subscriber``. Never waits for a slow client."""
+        if self.keeps_up():
+            self.write(text_frame(frame), frame)
+
+    @classmethod
+    def send_all(cls, connections: Sequence[Connection], frame: bytes) -> None:
+        """Queue one encoded message (a race event) for many connections: framed once,
+        the same bytes written to each; a connection whose client has fallen too far
+        behind is dropped instead (``keeps_up``)."""
+        framed = text_frame(frame)
+        for connection in connections:
+            if connection.keeps_up():
+                connection.write(framed, frame)
+
+    def reply(self, frame: bytes) -> None:
+        """Queue a reply without waiting for the client to read: unlike
+        ``websocket.send``, no coroutine and no drain per message."""
+        if self.keeps_up():
+            self.write(text_frame(frame), frame)
+
+    def keeps_up(self) -> bool:
+        """Whether more may be queued for this client: it is open and its queue (what it
+        has not read yet) is within ``send_queue_bytes``. Past that it is dropped: closed
+        with ``SLOW_CLOSE``, and it resumes after reconnecting (docs/protocol.md)."""
+        if self.state is ConnectionState.CLOSING:
+            return False
+        queued = self.websocket.transport.get_write_buffer_size()
+        if queued <= self.config.send_queue_bytes:
+            return True
+        self.too_slow = True
+        self.state = ConnectionState.CLOSING
+        self.metrics.errors["send_queue_full"] += 1
+        self.log.info("send_queue_full", queued=queued)
+        if self.idle is not None:
+            self.idle.interrupt()  # else ``run`` sees ``too_slow`` after the request
+        return False
+
+    def write(self, framed: bytes, frame: bytes) -> None:
+        """Write a whole text frame (``framed``, from ``text_frame(frame)``) to the socket.
+
+        websockets' own path (``broadcast``) builds and serialises a ``Frame`` object
+        for every message and every connection, among the largest Python costs of a
+        live race by py-spy; a server's frame without extensions is the same bytes for
+        every client, so it is built once and written as it is. This is what
+        websockets itself writes for it (RFC 6455 5.2: server frames are not masked),
+        and only while the connection is open, as ``broadcast`` does; with an extension
+        (permessage-deflate) websockets frames it. bench/paired.py measures the gain.
+        """
+        websocket = self.websocket
+        if websocket.protocol.extensions:
+            broadcast([websocket], frame, text=True)
+        elif websocket.protocol.state is State.OPEN:
+            websocket.transport.write(framed)
 
     async def run(self) -> None:
         """Serve messages until the client leaves, idles out or floods."""
@@ -164,10 +247,14 @@ class Connection:
         # connection (and, after hello, the player), in the services too.
         structlog.contextvars.bind_contextvars(conn=self.websocket.id.hex[:8])
         self.log.info("connected", remote=str(self.websocket.remote_address))
-        idle = IdleTimer(self.idle_limit)
+        self.bound_kernel_buffer()
+        idle = self.idle = IdleTimer(self.idle_limit)
         try:
             while True:
-                frame = await idle.recv(self.websocket)
+                frame = None if self.too_slow else await idle.recv(self.websocket)
+                if self.too_slow:
+                    await self.close(SLOW_CLOSE, "send queue full")
+                    return
                 if frame is None:
                     await self.close(IDLE_CLOSE, "idle timeout")
                     return
@@ -181,6 +268,20 @@ class Connection:
             self.state = ConnectionState.CLOSING
             self.services.races.unwatch(self)
             self.log.info("disconnected", code=self.websocket.close_code)
+
+    def bound_kernel_buffer(self) -> None:
+        """Give the socket a send buffer of ``send_queue_bytes`` (the kernel doubles it).
+
+        Left to itself Linux grows a socket's send buffer up to megabytes
+        (``tcp_wmem``), all of it held for a client that stopped reading before our own
+        queue even starts to fill. Fixed, a client that reads nothing holds about three
+        times ``send_queue_bytes`` in all before it is dropped; the server's messages are
+        small, so a buffer of this size never limits a client that reads.
+        """
+        sock = self.websocket.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_queue_bytes)
 
     def idle_limit(self) -> float | None:
         """Seconds of silence before closing; a service connection has its own (or none)."""
@@ -230,7 +331,7 @@ class Connection:
                 await self.reply_error(internal)
             else:
                 # UTF-8 bytes sent as a text frame: no decode here and re-encode in websockets.
-                await self.websocket.send(p.encode(reply), text=True)
+                self.reply(p.encode(reply))
             return True
         finally:
             self.metrics.observe_request(time.perf_counter() - started)
@@ -404,5 +505,4 @@ class Connection:
             view=err.view,
         )
         self.log.info("error_reply", code=err.code)
-        with contextlib.suppress(ConnectionClosed):
-            await self.websocket.send(p.encode(reply), text=True)
+        self.reply(p.encode(reply))

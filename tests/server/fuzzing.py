@@ -307,7 +307,7 @@ class Score:
 
 # Close codes docs/protocol.md documents for a client's own doing (1011 is only for
 # unanswered pings, which a fuzzing client always answers: here it is a failure).
-DOCUMENTED_CLOSES = frozenset({1000, 1001, 1008, 1009, 4000})
+DOCUMENTED_CLOSES = frozenset({1000, 1001, 1008, 1009, 4000, 4001})
 
 
 class Fuzzer:
