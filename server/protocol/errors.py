@@ -22,7 +22,7 @@ tree to the classes and to every code the server raises:
     ├── GameError                  the game does not allow it
     │       invalid_move, illegal_move, ambiguous_move, nothing_to_undo,
     │       game_over, cannot_finish, invalid_options, time_up, not_lost,
-    │       no_winnable_move
+    │       no_winnable_move, bad_record, record_not_over
     ├── DailyError                 daily deals, leaderboards and replays
     │       deal_not_ready, day_not_open, deal_live, race_not_finished
     ├── ConflictError              another connection moved first
