@@ -25,8 +25,8 @@ from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
-from bot.i18n import error_text, locale_of, text
-from bot.render import TEXT_SUITS, render_board
+from bot.i18n import error_text, locale_of, text, variant_name
+from bot.render import TEXT_SUITS, format_time, game_time, render_board
 from bot.views import BoardOp, board_view, split_selection
 
 log = logging.getLogger(__name__)
@@ -113,6 +113,38 @@ async def _hint(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
     return Pressed(reply, notice=notice)
 
 
+async def _share(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    reply = await _view(client, actor, game)
+    line = won_line(reply, actor.locale, daily=arg or None)
+    return Pressed(reply, notice=shared(line, actor.locale) if line else None)
+
+
+def won_line(reply: Mapping[str, Any], locale: str, daily: str | None = None) -> str | None:
+    """A won game as a line to share, spoiler-free: what was played (the daily and its
+    date, the race, or the deal code), the time and the moves; None unless won."""
+    view = reply["view"]
+    if view.get("status") != "won" and view.get("outcome") != "won":
+        return None
+    variant = variant_name(locale, view["variant"])
+    if daily:
+        what = text(locale, "share_daily", variant=variant, date=daily)
+    elif reply.get("race"):
+        what = text(locale, "race_title", race=reply["race"], variant=variant)
+    elif view.get("deal_code"):
+        what = text(locale, "share_deal", variant=variant, code=view["deal_code"])
+    else:
+        what = variant
+    moves = (view.get("counters") or {}).get("moves", 0)
+    played = game_time(view, None)
+    result = text(locale, "share_won", time=format_time(played or 0), moves=moves)
+    return text(locale, "share_game", what=what, result=result)
+
+
+def shared(line: str, locale: str) -> str:
+    """A line to copy: in a code block (no emoji in it, which code blocks would not show)."""
+    return f"{text(locale, 'share_intro')}\n```\n{line}\n```"
+
+
 async def _finish(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
     return Pressed(await client.request("auto_finish", actor, game=game))
 
@@ -143,6 +175,7 @@ PRESSES: Mapping[BoardOp, Press] = {
     BoardOp.FINISH: _finish,
     BoardOp.RESIGN: _resign,
     BoardOp.RESIGN_CONFIRMED: _resign_confirmed,
+    BoardOp.SHARE: _share,
 }
 
 
@@ -171,11 +204,14 @@ class Boards:
         # something unasked; and the games the server proved lost where they stand.
         self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
         self.lost: set[int] = set()
+        self.race_of: dict[int, int] = {}  # game → its race, to redraw boards at the start
+        self.dailies: dict[int, str] = {}  # game → the day of its daily deal, for Share
         # How boards write the suits: the application's card emoji once installed
         # (bot/card_emoji.py), else the text marks.
         self.suits: Mapping[str, str] = TEXT_SUITS
         self._redraws: set[asyncio.Task[None]] = set()
         client.on_notice = self.on_notice
+        desk.on_start = self.race_started
 
     def actor(self, interaction: Interaction) -> Actor:
         """The Discord user of ``interaction`` as the server's principal."""
@@ -217,6 +253,10 @@ class Boards:
         if lost and notice is None:
             notice = text(locale, "lost_notice")
         view = reply["view"]
+        if reply.get("race"):
+            if game not in self.race_of and len(self.race_of) >= MAX_BOARDS:
+                self.race_of.clear()
+            self.race_of[game] = reply["race"]
         race = self.desk.state(reply["race"]) if reply.get("race") else None
         now = self.clock()
         elapsed = None
@@ -244,6 +284,7 @@ class Boards:
             allow_hints=race.allow_hints if race else True,
             lost=lost,
             target=target,
+            daily=self.dailies.get(game),
         )
         return content, buttons
 
@@ -260,6 +301,15 @@ class Boards:
             return
         game = message["game"]
         self.lost.add(game)
+        self._schedule_redraw(game)
+
+    def race_started(self, race: int) -> None:
+        """``race`` started: boards its racers opened in the countdown (face down) are
+        redrawn live, so the first tap is already a move."""
+        for game in [g for g, r in self.race_of.items() if r == race]:
+            self._schedule_redraw(game)
+
+    def _schedule_redraw(self, game: int) -> None:
         known = self.boards.get(game)
         if known is None:
             return

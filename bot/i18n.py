@@ -89,6 +89,9 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "btn_leave": ("Leave", "Verlassen"),
     "btn_start": ("Start", "Starten"),
     "btn_board": ("Open my board", "Mein Spielfeld"),
+    "btn_play_deal": ("Play this deal", "Dieses Spiel spielen"),
+    "btn_rematch": ("Rematch", "Revanche"),
+    "btn_share": ("Share", "Teilen"),
     "waste_short": ("Waste", "Ablage"),
     "foundation_short": ("Foundation", "Fundament"),
     # the race message
@@ -104,10 +107,39 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "race_ends": ("Time limit {when}.", "Zeitlimit {when}."),
     "race_over": ("Race over.", "Rennen beendet."),
     "race_over_time": ("Race over: time is up.", "Rennen beendet: die Zeit ist um."),
-    "race_seed": (
-        "Seed {seed} (commitment {commitment}) — check the deal yourself.",
-        "Seed {seed} (Zusage {commitment}) — prüfe das Spiel selbst.",
+    "race_deal": (
+        "Deal **{code}**: play it with the button or `/solitaire play deal:{code}` · "
+        "seed {seed}, commitment {commitment}… (check it yourself)",
+        "Spiel **{code}**: spiel es mit dem Knopf oder `/solitaire spielen spielcode:{code}` · "
+        "Seed {seed}, Zusage {commitment}… (prüfe es selbst)",
     ),
+    "race_started_ping": (
+        "🏁 Race #{race} is on: {mentions}",
+        "🏁 Rennen #{race} läuft: {mentions}",
+    ),
+    "board_before_start": (
+        "The race starts {when}: the cards turn up then, on this board.",
+        "Das Rennen startet {when}: dann drehen sich hier die Karten um.",
+    ),
+    "share_intro": ("Copy and share (no cards in it):", "Kopieren und teilen (ohne Karten):"),
+    "share_race": (
+        "Solitaire Arena · race #{race} · {variant} · deal {code} · place {place} of {count}"
+        " · {result}",
+        "Solitaire Arena · Rennen #{race} · {variant} · Spiel {code} · Platz {place} von"
+        " {count} · {result}",
+    ),
+    "share_game": ("Solitaire Arena · {what} · {result}", "Solitaire Arena · {what} · {result}"),
+    "share_daily": ("daily {variant} {date}", "Tagesspiel {variant} {date}"),
+    "share_deal": ("{variant} · deal {code}", "{variant} · Spiel {code}"),
+    "share_won": (
+        "won in {time}, {moves} {moves|move|moves}",
+        "gewonnen in {time}, {moves} {moves|Zug|Züge}",
+    ),
+    "share_unfinished": (
+        "{foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",
+        "{foundation} {foundation|Karte|Karten} oben, {moves} {moves|Zug|Züge}",
+    ),
+    "race_more": ("… and {count} more", "… und {count} weitere"),
     "standing_line": (
         "{rank}. {name}: {foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",
         "{rank}. {name}: {foundation} {foundation|Karte|Karten} oben, {moves} {moves|Zug|Züge}",

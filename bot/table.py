@@ -59,6 +59,7 @@ class Table(RaceMessages, Standings):
             fields["guild_id"] = str(interaction.guild_id)
         # The first request of a day may wait for the solver to prove the day's deal.
         reply = await self.client.request("daily_start", actor, timeout=120, **fields)
+        self.dailies[reply["game"]] = reply["date"]
         notice = text(
             actor.locale,
             "daily_started",

@@ -16,7 +16,9 @@ Custom ids (Discord allows 100 characters):
     ``sa|k|<game>|<source>``           board menu: which card of a column moves
     ``sa|k|<game>|<source>|<target>``  board menu: which card of it goes to ``target``
         (choosing one plays the move)
-    ``sa|r|<race>|<op>``               race message: join, leave, start, board
+    ``sa|r|<race>|<op>``               race message: join, leave, start, board; at
+        the end play (this deal), rematch, share; ``open`` (my board) under the start's
+        mention
 
 Discord refuses a message whose custom ids repeat, disabled items included, so every
 id on a board names its own pile or move.
@@ -34,7 +36,9 @@ import discord
 from bot.i18n import text
 from bot.render import card_text, move_size, targets_of
 
-RACE_OPS = ("join", "leave", "start", "board")
+# A race message's buttons; ``open`` is Open my board on the start's mention message,
+# which (unlike ``board``) never takes that message for the race message.
+RACE_OPS = ("join", "leave", "start", "board", "open", "play", "rematch", "share")
 
 
 class BoardOp(StrEnum):
@@ -51,6 +55,7 @@ class BoardOp(StrEnum):
     FINISH = "x"  # play every card home
     RESIGN = "r"  # asks to confirm
     RESIGN_CONFIRMED = "R"
+    SHARE = "S"  # a won game's result as a line to copy; arg: the daily deal's date
 
     @classmethod
     def of(cls, letter: str) -> BoardOp:
@@ -81,14 +86,17 @@ def board_view(
     allow_hints: bool = True,
     lost: bool = False,
     target: str | None = None,
+    daily: str | None = None,
 ) -> discord.ui.View | None:
-    """The buttons under a board (None once the game is won or resigned); a game the
+    """The buttons under a board (only Share once the game is won, none once resigned); a game the
     server proved lost offers to jump back to its last winnable move. "No more moves"
     does not end a game (the server keeps it playing): its board keeps every button, so
     the player can undo, jump back or resign. With ``target`` (a column several cards
     of the selected source could go to) the menu lists those cards, and choosing one
     plays its move."""
-    if view.get("outcome") == "won" or view.get("status", "playing") != "playing":
+    if view.get("outcome") == "won" or view.get("status") == "won":
+        return _won_view(game, locale, daily)
+    if view.get("status", "playing") != "playing":
         return None
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     source, size = split_selection(sel)
@@ -116,6 +124,14 @@ def board_view(
     controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, rows)
     for button in controls:
         ui.add_item(button)
+    return ui
+
+
+def _won_view(game: int, locale: str, daily: str | None) -> discord.ui.View:
+    """A won game's one button: Share (``daily``: the date of a daily deal, said in it)."""
+    ui = discord.ui.View(timeout=None)
+    label = text(locale, "btn_share")
+    ui.add_item(BoardButton(game, BoardOp.SHARE, daily or "", "", label=label))
     return ui
 
 
@@ -342,25 +358,38 @@ def move_text(source: str, size: int, target: str) -> str:
 
 
 def race_view(race: int, state: str, locale: str, start_mode: str) -> discord.ui.View | None:
-    """The buttons of a race message: lobby Join/Leave/Start, then Open my board."""
-    if state == "finished":
-        return None
+    """The buttons of a race message: lobby Join/Leave/Start; Open my board from the
+    countdown on (the board lies face down until the start); at the end Play this deal,
+    Rematch and Share."""
     ui = discord.ui.View(timeout=None)
     ops: list[tuple[str, str, str]] = []
     if state in ("lobby", "countdown") or (state == "running" and start_mode == "now"):
         ops += [("join", "btn_join", "success"), ("leave", "btn_leave", "secondary")]
     if state == "lobby":
         ops.append(("start", "btn_start", "primary"))
-    if state == "running":
+    if state in ("countdown", "running"):
         ops.append(("board", "btn_board", "primary"))
+    if state == "finished":
+        ops += [
+            ("play", "btn_play_deal", "primary"),
+            ("rematch", "btn_rematch", "success"),
+            ("share", "btn_share", "secondary"),
+        ]
     for op, key, style in ops:
         ui.add_item(RaceButton(race, op, label=text(locale, key), style=style))
     return ui
 
 
+def start_view(race: int, locale: str) -> discord.ui.View:
+    """The one button under the start's mention: open my board."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(RaceButton(race, "open", label=text(locale, "btn_board"), style="primary"))
+    return ui
+
+
 class RaceButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|start|board)",
+    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|start|board|open|play|rematch|share)",
 ):
     """A button of a race's channel message."""
 

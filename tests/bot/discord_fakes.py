@@ -36,6 +36,7 @@ class FakeMessage:
     ephemeral: bool = False
     id: int = field(default_factory=lambda: next(_ids))
     edits: int = 0
+    allowed_mentions: discord.AllowedMentions | None = None
 
     async def edit(self, *, content: str | None = None, view: Any = ...) -> FakeMessage:
         check_message(content, self.view if view is ... else view)
@@ -78,6 +79,19 @@ class FakeChannel:
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return self.messages[message_id]
+
+    async def send(
+        self,
+        content: str,
+        *,
+        view: Any = None,
+        allowed_mentions: discord.AllowedMentions | None = None,
+    ) -> FakeMessage:
+        """A message the bot posts in the channel itself (needs Send Messages)."""
+        check_message(content, view)
+        message = FakeMessage(content, view, allowed_mentions=allowed_mentions)
+        self.messages[message.id] = message
+        return message
 
 
 @dataclass
@@ -134,7 +148,13 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(
-        self, content: str, *, ephemeral: bool = False, wait: bool = False, view: Any = None
+        self,
+        content: str,
+        *,
+        ephemeral: bool = False,
+        wait: bool = False,
+        view: Any = None,
+        allowed_mentions: discord.AllowedMentions | None = None,
     ) -> FakeMessage:
         self.interaction.calls.append("followup.send")
         assert self.interaction.response.is_done(), "followup before any response"
@@ -143,7 +163,9 @@ class FakeFollowup:
             # As on Discord: the first followup after a defer replaces the "thinking" message.
             thinking.ephemeral = ephemeral
             return await thinking.edit(content=content, view=view)
-        return self.interaction.record(content, view, ephemeral)
+        message = self.interaction.record(content, view, ephemeral)
+        message.allowed_mentions = allowed_mentions
+        return message
 
 
 class FakeInteraction:
@@ -181,12 +203,19 @@ class FakeInteraction:
             self.channel.messages[message.id] = message
         return message
 
+    def _pressed_message(self) -> FakeMessage | None:
+        """The message a press's response edits: the pressed one, unless the press was
+        deferred "thinking", which (as on Discord) answers with a new message."""
+        thinking = bool((self.response.deferred or {}).get("thinking"))
+        return None if thinking else self.message
+
     async def original_response(self) -> FakeMessage:
         """A command's deferred response (the "thinking" message), or a press's message."""
         self.calls.append("original_response")
         assert self.response.is_done(), "no response yet"
-        if self.message is not None:
-            return self.message
+        pressed = self._pressed_message()
+        if pressed is not None:
+            return pressed
         if self.original is None:
             deferred = self.response.deferred or {}
             self.original = self.record("", None, bool(deferred.get("ephemeral")))
@@ -195,7 +224,7 @@ class FakeInteraction:
     async def edit_original_response(self, *, content: str, view: Any) -> FakeMessage:
         self.calls.append("edit_original_response")
         assert self.response.is_done(), "edit before any response"
-        original = self.message if self.message is not None else self.original
+        original = self._pressed_message() or self.original
         if original is None:
             deferred = self.response.deferred or {}
             original = self.original = self.record("", None, bool(deferred.get("ephemeral")))

@@ -74,5 +74,5 @@ async def test_a_won_line_costs_one_discord_call_per_press(bot: Bot) -> None:
     board = await practice(bot, user, 1)
     calls: Counter[str] = Counter()
     presses = await play_line(bot.fake, user, board, won_line("klondike", 1), calls)
-    assert board.view is None  # won: no buttons left
+    assert board.labels() == ["Share"]  # won: only Share is left
     assert calls == Counter({"edit_message": presses})

@@ -9,6 +9,7 @@ import pytest
 from discord_rules import rule_breaks
 
 import engine
+from bot.boards import won_line
 from bot.views import BoardButton, BoardSelect, board_view, race_view, split_selection
 
 
@@ -78,10 +79,11 @@ async def test_race_buttons_per_state() -> None:
         return [] if ui is None else [c.item.label for c in ui.children]
 
     assert labels("lobby", "manual") == ["Join", "Leave", "Start"]
-    assert labels("countdown", "countdown") == ["Join", "Leave"]
+    # the board opens in the countdown (face down until the start)
+    assert labels("countdown", "countdown") == ["Join", "Leave", "Open my board"]
     assert labels("running", "manual") == ["Open my board"]
     assert labels("running", "now") == ["Join", "Leave", "Open my board"]
-    assert labels("finished", "now") == []
+    assert labels("finished", "now") == ["Play this deal", "Rematch", "Share"]
 
 
 def stuck_view() -> dict[str, object]:
@@ -108,10 +110,30 @@ async def test_a_game_with_no_more_moves_keeps_undo_jump_back_and_resign() -> No
     ]
 
 
-async def test_a_finished_game_has_no_buttons() -> None:
+async def test_a_resigned_game_has_no_buttons_and_a_won_one_only_share() -> None:
     view = engine.new_game("klondike", seed=1).view()
     view["status"] = "resigned"
     assert board_view(1, view, "en") is None
     won = engine.new_game("klondike", seed=1).view()
     won["outcome"] = "won"
-    assert board_view(1, won, "en") is None
+    ui = board_view(1, won, "en", daily="2026-12-02")
+    assert ui is not None and [c.item.label for c in ui.children] == ["Share"]
+    assert [c.item.custom_id for c in ui.children] == ["sa|b|1|S|2026-12-02|"]
+
+
+def test_a_won_daily_shares_its_day_and_no_card() -> None:
+    won = engine.new_game("klondike", seed=1).view()
+    won.update(status="won", started_at=1_000, finished_at=184_000)
+    del won["seed"], won["deal_code"]  # a daily's deal stays hidden until its day closes
+    won["counters"]["moves"] = 117
+    line = won_line({"game": 9, "view": won}, "de", daily="2026-12-02")
+    assert line == (
+        "Solitaire Arena · Tagesspiel Klondike · 1 Karte ziehen 2026-12-02"
+        " · gewonnen in 3:03, 117 Züge"
+    )
+    practice = dict(won, deal_code="1B")
+    assert won_line({"game": 9, "view": practice}, "en") == (
+        "Solitaire Arena · Klondike · draw 1 · deal 1B · won in 3:03, 117 moves"
+    )
+    playing = dict(won, status="playing")
+    assert won_line({"game": 9, "view": playing}, "en") is None
