@@ -76,6 +76,8 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         " Zug springen oder aufgeben.",
     ),
     "played": ("Played {moves}", "Gespielt: {moves}"),
+    "onto": ("onto {card}", "auf {card}"),
+    "empty_column": ("empty column", "leere Spalte"),
     # buttons
     "btn_draw": ("Draw", "Ziehen"),
     "btn_deal": ("Deal", "Geben"),
@@ -92,6 +94,21 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "btn_play_deal": ("Play this deal", "Dieses Spiel spielen"),
     "btn_rematch": ("Rematch", "Revanche"),
     "btn_share": ("Share", "Teilen"),
+    "btn_type": ("Type a move", "Zug tippen"),
+    "type_title": ("Type a move", "Zug tippen"),
+    "type_label": ("Move", "Zug"),
+    "type_placeholder": ("7 3 · w f · 9h 3 · d · undo", "7 3 · w f · 9h 3 · d · zurück"),
+    "board_updated": (
+        "Played {moves}: your board is up to date.",
+        "Gespielt: {moves}. Dein Spielfeld ist aktuell.",
+    ),
+    "sent_home": ("Sent home: {cards}", "Nach oben gelegt: {cards}"),
+    "options_now": (
+        "Your board options: tap plays wherever it fits {one_tap} · safe cards go home"
+        " by themselves {auto_home}.",
+        "Deine Spielfeld-Optionen: Tippen legt, wohin es passt {one_tap} · sichere Karten"
+        " gehen von selbst nach oben {auto_home}.",
+    ),
     "waste_short": ("Waste", "Ablage"),
     "foundation_short": ("Foundation", "Fundament"),
     # the race message
@@ -257,6 +274,16 @@ COMMANDS_DE: Final[dict[str, str]] = {
     "move": "zug",
     "Type a move, like 7 3 or w f": "Einen Zug tippen, etwa 7 3 oder w f",
     "undo": "zurück",
+    "options": "optionen",
+    "My board options": "Meine Spielfeld-Optionen",
+    "one_tap": "ein_tipp",
+    "A tap plays the card wherever it fits (Undo puts a wrong one right)": (
+        "Ein Tipp legt die Karte, wohin sie passt (Zurück korrigiert)"
+    ),
+    "auto_home": "von_selbst_hoch",
+    "Safe cards go to the foundations by themselves": (
+        "Sichere Karten gehen von selbst auf die Fundamente"
+    ),
     "Take back my last move": "Meinen letzten Zug zurücknehmen",
     "hint": "tipp",
     "Suggest a useful move": "Einen sinnvollen Zug vorschlagen",

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from discord_rules import check_message
+from discord_rules import check_message, check_modal
 
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
@@ -67,7 +67,14 @@ class FakeMessage:
                 return child
             if getattr(child.item, "label", None) == label:
                 return child
+        for child in self.items():  # a pile by its name: "7" is the button "7 J♠︎"
+            if (getattr(child.item, "label", None) or "").split(" ")[0] == label:
+                return child
         raise AssertionError(f"no item {label!r} in {self.labels()}")
+
+    def piles(self) -> list[str]:
+        """The pile buttons' names, without the card on top ("7", "Waste", "F1")."""
+        return [label.split(" ")[0] for label in self.labels()]
 
 
 @dataclass
@@ -133,6 +140,13 @@ class FakeResponse:
         self._answer()
         self.interaction.record(content, view, ephemeral)
 
+    async def send_modal(self, modal: discord.ui.Modal) -> None:
+        """Open a form; its submission is a new interaction (``submit``)."""
+        self.interaction.calls.append("send_modal")
+        check_modal(modal)
+        self._answer()
+        self.interaction.modal = modal
+
     async def edit_message(self, *, content: str, view: Any) -> None:
         """The first response to a press that edits the pressed message itself."""
         self.interaction.calls.append("edit_message")
@@ -194,6 +208,7 @@ class FakeInteraction:
         self.data: dict[str, Any] = {}
         self.original: FakeMessage | None = None  # a command's deferred response
         self.calls: list[str] = []  # every call to Discord about this interaction, in order
+        self.modal: discord.ui.Modal | None = None  # a form opened in answer
 
     def record(self, content: str, view: Any, ephemeral: bool) -> FakeMessage:
         check_message(content, view)
@@ -261,6 +276,20 @@ async def press(
     if value is not None:
         item._refresh_state(interaction, {"values": [value]})
     await item.callback(interaction)
+    return interaction
+
+
+async def submit(
+    bot: FakeBot, user: FakeUser, opened: FakeInteraction, value: str
+) -> FakeInteraction:
+    """Fill in the form ``opened`` answered with (its one text input) and send it, as a
+    new interaction on the message whose button opened it."""
+    modal = opened.modal
+    assert modal is not None, "the press opened no form"
+    interaction = FakeInteraction(bot, user, message=opened.message, channel=opened.channel)
+    [field] = [child for child in modal.children if isinstance(child, discord.ui.TextInput)]
+    field._refresh_state(interaction, {"value": value})  # type: ignore[arg-type]
+    await modal.on_submit(interaction)  # type: ignore[arg-type]
     return interaction
 
 

@@ -65,11 +65,19 @@ async def test_every_selection_fits_discords_limits(variant: str) -> None:
                     for head, _, target in (m.partition(">") for m in legal.get(source, []))
                     if target and (size is None or int(head.partition(":")[2] or 1) == size)
                 }
-                lit = {  # a move's target, or the target whose card is picked next
-                    c.arg[1:] if c.arg.startswith("?") else c.arg.split(">")[1]
-                    for c in children
-                    if isinstance(c, BoardButton) and c.op == "t" and not c.item.disabled
-                }
+                lit = set()
+                for c in children:
+                    if not (isinstance(c, BoardButton) and c.op == "t" and not c.item.disabled):
+                        continue
+                    if c.arg.startswith("?"):  # the target whose card is picked next
+                        lit.add(c.arg[1:])
+                    elif ">" not in c.arg:  # the selection again: the one-tap rule
+                        assert c.arg.partition(":")[0] == source
+                    elif c.arg.partition(":")[0].split(">")[0] == source:  # a lit target
+                        lit.add(c.arg.split(">")[1])
+                    else:  # another pile whose only legal move it plays at once
+                        moves = legal[c.arg.split(">")[0].partition(":")[0]]
+                        assert moves == [c.arg], (c.arg, moves)
                 assert lit <= targets
 
 
@@ -106,7 +114,8 @@ async def test_a_game_with_no_more_moves_keeps_undo_jump_back_and_resign() -> No
     # a race without undo still lets the player resign
     ui = board_view(1, view, "en", allow_undo=False, allow_hints=False)
     assert ui is not None and [c.item.label for c in ui.children if not c.item.disabled] == [
-        "Resign"
+        "Type a move",
+        "Resign",
     ]
 
 
