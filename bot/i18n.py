@@ -110,6 +110,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         " gehen von selbst nach oben {auto_home}.",
     ),
     "waste_short": ("Waste", "Ablage"),
+    "empty_pile": ("Empty {number}", "Leer {number}"),
     "foundation_short": ("Foundation", "Fundament"),
     # the race message
     "race_title": ("Race #{race}: {variant}", "Rennen #{race}: {variant}"),

@@ -35,10 +35,13 @@ from typing import Any
 import discord
 
 from bot.i18n import text
-from bot.render import card_text, move_size, targets_of
+from bot.render import card_text, move_size, phone_width, targets_of
 
 # A race message's buttons; ``open`` is Open my board on the start's mention message,
 # which (unlike ``board``) never takes that message for the race message.
+# The width a row of buttons may take on a phone (Discord's app at 360 css px), with a
+# little room for a wider font (tests/bot/test_phone_board.py measures it).
+PHONE_ROW = 272.0
 RACE_OPS = ("join", "leave", "start", "board", "open", "play", "rematch", "share")
 
 
@@ -127,20 +130,10 @@ def board_view(
         for index in range(1, len(view["foundations"]) + 1):
             if f"f{index}" in legal or source == f"f{index}":  # a card taken back: rare
                 piles.append(_pile_button(game, f"f{index}", look))
-    ui = discord.ui.View(timeout=None)
-    for index, button in enumerate(piles):
-        button.row = index // 5
-        ui.add_item(button)
-    rows = (len(piles) + 4) // 5
     if target is not None:
         moves = [m for m in moves if m.endswith(f">{target}")]
     sizes = sorted({move_size(m.split(">")[0]) for m in moves if ">" in m})
-    if source and source.isdigit() and (len(sizes) > 1 or (target and sizes)):
-        chosen = None if target else size
-        ui.add_item(
-            BoardSelect.make(game, source, sizes, chosen, view, locale, row=rows, target=target)
-        )
-        rows += 1
+    menu = bool(source and source.isdigit() and (len(sizes) > 1 or (target and sizes)))
     controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, hint)
     controls = [
         BoardButton(game, BoardOp.UNDO, undo_to, "", label=b.item.label or "", row=None)
@@ -148,8 +141,24 @@ def board_view(
         else b
         for b in controls
     ]
-    if rows + (len(controls) + 4) // 5 > 5:  # no room: typing stays a command away
+    # Pile rows as a phone fits them, when Discord's five rows leave room for them.
+    room = 5 - menu - 1
+    rows = _lay_out(piles)
+    if rows > room:  # five a row
+        for index, button in enumerate(piles):
+            button.row = index // 5
+        rows = (len(piles) + 4) // 5
+    if rows + menu + (len(controls) + 4) // 5 > 5:  # no room: typing stays a command away
         controls = [b for b in controls if b.op is not BoardOp.TYPE]
+    ui = discord.ui.View(timeout=None)
+    for button in piles:
+        ui.add_item(button)
+    if menu and source:
+        chosen = None if target else size
+        ui.add_item(
+            BoardSelect.make(game, source, sizes, chosen, view, locale, row=rows, target=target)
+        )
+        rows += 1
     for index, button in enumerate(controls):
         button.row = rows + index // 5
         ui.add_item(button)
@@ -170,6 +179,22 @@ class Look:
     hint: str | None
 
 
+def _lay_out(buttons: list[BoardButton]) -> int:
+    """Rows for ``buttons`` as a phone shows them: as many side by side as fit its 280 px
+    (Discord's buttons: 16 px padding each side, at least 60 px, 8 px apart), at most
+    five; returns the rows used."""
+    row, used = 0, 0.0
+    count = 0
+    for button in buttons:
+        width = max(60.0, 32.0 + 0.875 * phone_width(str(button.item.label)))
+        if count and (count == 5 or used + 8.0 + width > PHONE_ROW):
+            row, used, count = row + 1, 0.0, 0
+        used += width + (8.0 if count else 0.0)
+        count += 1
+        button.row = row
+    return row + 1 if buttons else 0
+
+
 def _won_view(game: int, locale: str, daily: str | None) -> discord.ui.View:
     """A won game's one button: Share (``daily``: the date of a daily deal, said in it)."""
     ui = discord.ui.View(timeout=None)
@@ -188,21 +213,25 @@ def _pile_button(game: int, pile: str, look: Look) -> BoardButton:
     source, size = look.source, look.size
     if source is None or (pile != source and pile not in targets_of(look.moves, size)):
         if pile == "f":
-            return BoardButton(game, BoardOp.SELECT, pile, "", label=label, disabled=True)
+            return BoardButton(
+                game, BoardOp.SELECT, pile, "", label=label, pile=pile, disabled=True
+            )
         own = look.legal.get(pile, [])
         sel = "" if source is None else (source if size is None else f"{source}.{size}")
         if not own:
-            return BoardButton(game, BoardOp.SELECT, pile, sel, label=label, disabled=True)
+            return BoardButton(
+                game, BoardOp.SELECT, pile, sel, label=label, pile=pile, disabled=True
+            )
         if len(own) == 1 and own[0] != "d":  # one legal move: the first tap plays it
-            return BoardButton(game, BoardOp.TARGET, own[0], sel, label=label)
+            return BoardButton(game, BoardOp.TARGET, own[0], sel, label=label, pile=pile)
         if look.one_tap:
-            return BoardButton(game, BoardOp.TARGET, pile, sel, label=label)
+            return BoardButton(game, BoardOp.TARGET, pile, sel, label=label, pile=pile)
         # Another source while one is selected: a tap selects it instead.
-        return BoardButton(game, BoardOp.SELECT, pile, "", label=label)
+        return BoardButton(game, BoardOp.SELECT, pile, "", label=label, pile=pile)
     sel = source if size is None else f"{source}.{size}"
     if pile == source:  # tapped again: wherever it fits (the server's one-tap rule)
         arg = one_tap_text(source, size)
-        return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, style="primary")
+        return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, pile=pile, style="primary")
     target = pile
     matching = [m for m in look.moves if m.endswith(f">{target}")]
     if size is not None:
@@ -214,26 +243,28 @@ def _pile_button(game: int, pile: str, look: Look) -> BoardButton:
     if hinted:
         arg = str(look.hint)
     style = "primary" if hinted else "success"
-    return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, style=style)
+    return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, pile=pile, style=style)
 
 
 def pile_label(pile: str, view: Mapping[str, Any], locale: str) -> str:
-    """A pile's button: its name and the card on top ("7 J♠︎", "Waste 10♢", "F1 5♡")."""
+    """A pile's button says what it moves: its top card ("J♠︎"; "4 J♠︎" when another
+    column shows the same card, as two decks can), "Waste 10♢", "F1 5♡", an empty
+    column "Empty 4"."""
     if pile == "f":
         return "→ " + text(locale, "foundation_short")
-    top = None
     if pile.isdigit():
-        up = view["tableau"][int(pile) - 1]["up"]
-        top = up[-1] if up else None
-        name = pile
-    elif pile == "w":
+        tops = [c["up"][-1] if c["up"] else None for c in view["tableau"]]
+        top = tops[int(pile) - 1]
+        if top is None:
+            return text(locale, "empty_pile", number=pile)
+        card = card_text(top, locale=locale)
+        return f"{pile} {card}" if tops.count(top) > 1 else card
+    if pile == "w":
         visible = (view.get("waste") or {}).get("visible") or []
-        top = visible[-1] if visible else None
         name = text(locale, "waste_short")
-    else:
-        top = view["foundations"][int(pile[1:]) - 1].get("top")
-        name = pile.upper()
-    return f"{name} {card_text(top, locale=locale)}" if top else name
+        return f"{name} {card_text(visible[-1], locale=locale)}" if visible else name
+    top = view["foundations"][int(pile[1:]) - 1].get("top")
+    return f"{pile.upper()} {card_text(top, locale=locale)}" if top else pile.upper()
 
 
 def _controls(
@@ -294,8 +325,10 @@ class BoardButton(
         style: str = "secondary",
         disabled: bool = False,
         row: int | None = None,
+        pile: str | None = None,
     ) -> None:
         self.game, self.op, self.arg, self.sel = game, op, arg, sel
+        self.pile = pile  # the pile a pile button stands for (not in its id: not needed)
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label,
             style=getattr(discord.ButtonStyle, style),

@@ -167,8 +167,7 @@ def _presses(
     source, size = split_selection(item.sel)
     moves = legal.get(source or "", [])
     label = str(item.item.label)
-    pile = label.split(" ")[0]
-    pile = {"Waste": "w", "Ablage": "w"}.get(pile, pile.lower())
+    pile = getattr(item, "pile", None) or label
     if label in ("→ " + text("en", "foundation_short"), "→ " + text("de", "foundation_short")):
         pile = "f"
     if item.arg.startswith("?"):

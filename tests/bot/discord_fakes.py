@@ -25,6 +25,8 @@ from bot.desk import RaceDesk
 from bot.table import Table
 
 _ids = itertools.count(10_000)
+# Button names tests use for piles whose label is their card.
+PILE_NAMES = {"Waste": "w", "Ablage": "w"}
 
 
 @dataclass
@@ -67,14 +69,23 @@ class FakeMessage:
                 return child
             if getattr(child.item, "label", None) == label:
                 return child
-        for child in self.items():  # a pile by its name: "7" is the button "7 J♠︎"
-            if (getattr(child.item, "label", None) or "").split(" ")[0] == label:
+        pile = PILE_NAMES.get(label, label)
+        for child in self.items():  # a pile by its name: "7" is column 7's button "J♠︎"
+            if getattr(child, "pile", None) == pile:
                 return child
         raise AssertionError(f"no item {label!r} in {self.labels()}")
 
     def piles(self) -> list[str]:
-        """The pile buttons' names, without the card on top ("7", "Waste", "F1")."""
-        return [label.split(" ")[0] for label in self.labels()]
+        """The piles the buttons stand for, in order ("7", "w", "f1"), controls left out."""
+        return [c.pile for c in self.items() if getattr(c, "pile", None) is not None]
+
+    def enabled_piles(self) -> set[str]:
+        """The piles whose buttons can be pressed."""
+        return {
+            c.pile
+            for c in self.items()
+            if getattr(c, "pile", None) is not None and not c.item.disabled
+        }
 
 
 @dataclass

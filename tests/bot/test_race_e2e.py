@@ -145,14 +145,14 @@ async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_
     for board in boards.values():
         # Face down until the start: the board's shape, no card, nothing to tap yet.
         assert not any(mark in board.content for mark in "♠♣♡♢")
-        assert not [label for label in board.enabled() if label.split(" ")[0].isdigit()]
+        assert not board.enabled_piles()
     assert "The race starts <t:" in boards["Alice"].content
     assert "Das Rennen startet <t:" in boards["Bernd"].content
 
     # The start: both boards turn live by themselves, and the racers are mentioned.
     for board in boards.values():
         await until(
-            lambda b=board: any(lbl.split(" ")[0].isdigit() for lbl in b.enabled()),
+            lambda b=board: any(pile.isdigit() for pile in b.enabled_piles()),
             "a live board",
         )
         assert any(mark in board.content for mark in "♠♣♡♢")
