@@ -450,6 +450,21 @@ class Boards:
         if op is BoardOp.TYPE:  # the form's answer edits this board (``modal_move``)
             await interaction.response.send_modal(MoveModal(game, actor.locale))
             return
+        await self._answer(interaction, actor, game, op, arg, sel)
+
+    @answering
+    async def modal_move(self, interaction: Interaction, game: int, move: str) -> None:
+        """A move typed in the board's form: played, and the board it came from edited
+        in the form's one response (a defer first only when the server is slow)."""
+        actor = self.actor(interaction)
+        self.games[actor.user_id] = game
+        await self._answer(interaction, actor, game, BoardOp.TARGET, typed_text(move), "")
+
+    async def _answer(
+        self, interaction: Interaction, actor: Actor, game: int, op: BoardOp, arg: str, sel: str
+    ) -> None:
+        """Do the press and redraw the pressed board in one response when the server
+        answers within ``answer_budget``; else defer first (Discord allows 3 s), then edit."""
         pressing = asyncio.ensure_future(self.press(actor, game, op, arg, sel))
         try:
             done, _ = await asyncio.wait({pressing}, timeout=self.answer_budget)
@@ -463,19 +478,6 @@ class Boards:
             await interaction.edit_original_response(content=content, view=view)
         else:
             await interaction.response.edit_message(content=content, view=view)
-        self._remember(
-            game, actor, lambda c, v: interaction.edit_original_response(content=c, view=v)
-        )
-
-    @answering
-    async def modal_move(self, interaction: Interaction, game: int, move: str) -> None:
-        """A move typed in the board's form: played, and the board it came from edited
-        in the same single response."""
-        actor = self.actor(interaction)
-        self.games[actor.user_id] = game
-        pressed = await self.press(actor, game, BoardOp.TARGET, typed_text(move), "")
-        content, view = self.draw(game, pressed, actor)
-        await interaction.response.edit_message(content=content, view=view)
         self._remember(
             game, actor, lambda c, v: interaction.edit_original_response(content=c, view=v)
         )

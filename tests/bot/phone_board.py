@@ -47,7 +47,6 @@ _EMOJI: Final = re.compile(
 )
 _CUSTOM: Final = re.compile(r"<a?:(\w+):(\d+)>")
 _STAMP: Final = re.compile(r"<t:(\d+):R>")
-_BOLD: Final = re.compile(r"\*\*(.+?)\*\*")
 _CODE: Final = re.compile(r"`([^`]+)`")
 
 STYLE: Final = """
@@ -87,8 +86,18 @@ def _data_url(data: bytes, kind: str) -> str:
 
 
 def _inline(line: str) -> str:
-    """One line of message markdown as HTML: emoji as Discord's images, bold, code,
-    timestamps, the application's emoji."""
+    """One line of message markdown as HTML: emoji as Discord's images, bold (around
+    emoji too), code, timestamps, the application's emoji."""
+    pieces = line.split("**")
+    if len(pieces) % 2 == 0:  # an unpaired ** stays as it is
+        pieces[-2:] = ["**".join(pieces[-2:])]
+    return "".join(
+        f"<strong>{_plain(piece)}</strong>" if index % 2 else _plain(piece)
+        for index, piece in enumerate(pieces)
+    )
+
+
+def _plain(line: str) -> str:
     parts: list[str] = []
     position = 0
     pattern = re.compile(f"{_CUSTOM.pattern}|{_EMOJI.pattern}")
@@ -115,7 +124,6 @@ def _inline(line: str) -> str:
 
 def _text(chunk: str) -> str:
     escaped = html.escape(chunk)
-    escaped = _BOLD.sub(r"<strong>\1</strong>", escaped)
     escaped = _CODE.sub(r"<code>\1</code>", escaped)
     return _STAMP.sub('<span class="stamp">in 8 seconds</span>', escaped)
 
