@@ -229,7 +229,7 @@ class Shown:
     view: Any
 
 
-def boards_to_show(table: Any, suits: Any) -> list[Shown]:
+def boards_to_show(table: Any, suits: Any, locale: str = "en") -> list[Shown]:
     """Every variant's opening, the position of its solver-won line with the longest
     column, and Spider 4-suit at the middle of its won line with a column selected,
     drawn by the bot's own board builder (``table.board``) with ``suits``."""
@@ -258,7 +258,7 @@ def boards_to_show(table: Any, suits: Any) -> list[Shown]:
         for state, view, sel in states:
             started = table.clock() - 754_000  # a clock showing 12:34
             reply = {"game": 1, "view": {**view, "started_at": started, "status": "playing"}}
-            notice = text("en", "selected", source=sel) if sel else None
-            content, ui = table.board(1, reply, "en", sel=sel, notice=notice)
+            notice = text(locale, "selected", source=sel) if sel else None
+            content, ui = table.board(1, reply, locale, sel=sel, notice=notice)
             shown.append(Shown(f"{variant}-{state.replace(' ', '-')}", variant, state, content, ui))
     return shown

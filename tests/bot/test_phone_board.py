@@ -21,6 +21,7 @@ from bot.render import CONTINUED
 from tests.server.web_browser import CHROMIUM
 
 SHOWN = boards_to_show(board_table(), APP_SUITS)
+GERMAN = boards_to_show(board_table(), APP_SUITS, "de")  # longer words, same rules
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ async def laid_out(phone: Any, board: Shown) -> Layout:
 
 @pytest.mark.timeout(300)
 async def test_no_line_wraps_and_the_counters_keep_to_one_line(phone: Any) -> None:
-    for board in SHOWN:
+    for board in SHOWN + GERMAN:
         layout = await laid_out(phone, board)
         assert layout.wrapped == [], (board.name, layout.wrapped)
         assert not layout.counters_wrapped, board.name
@@ -50,7 +51,7 @@ async def test_no_line_wraps_and_the_counters_keep_to_one_line(phone: Any) -> No
 
 @pytest.mark.timeout(300)
 async def test_openings_show_every_column_on_one_line(phone: Any) -> None:
-    for board in SHOWN:
+    for board in SHOWN + GERMAN:
         if board.state != "opening":
             continue
         layout = await laid_out(phone, board)
@@ -78,8 +79,8 @@ async def test_a_long_column_goes_on_only_on_a_line_named_for_it(phone: Any) -> 
 async def test_a_spider_4_suit_mid_game_board_with_its_buttons_fits_one_screen(
     phone: Any,
 ) -> None:
-    middle = [board for board in SHOWN if board.state.startswith("mid-game")]
-    assert len(middle) == 2
+    middle = [board for board in SHOWN + GERMAN if board.state.startswith("mid-game")]
+    assert len(middle) == 4
     for board in middle:
         layout = await laid_out(phone, board)
         assert layout.height <= SCREEN_HEIGHT, (board.name, layout.height)
@@ -88,13 +89,14 @@ async def test_a_spider_4_suit_mid_game_board_with_its_buttons_fits_one_screen(
 
 @pytest.mark.timeout(300)
 async def test_pile_buttons_name_their_card_and_sit_four_to_a_line(phone: Any) -> None:
-    for board in SHOWN:
+    for board in SHOWN + GERMAN:
         layout = await laid_out(phone, board)
         piles = [c for c in board.view.children if getattr(c, "pile", None)]
         for button in piles:
             label = button.item.label
             assert label, board.name
-            if button.pile.isdigit() and not label.startswith(("Empty", f"{button.pile} ")):
+            empty = ("Empty", "Leer", f"{button.pile} ")
+            if button.pile.isdigit() and not label.startswith(empty):
                 assert label[-1] in "♡♢" or label[-2] in "♠♣", label  # a card: rank, suit
         # the rows of pile buttons do not wrap on the phone (the controls may)
         assert layout.wrapped_rows <= 1, board.name
