@@ -12,6 +12,18 @@ BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/native/*.[ch] engine/s
 # The page's browser tests (tests/server/test_web_*.py) drive Debian's chromium through
 # Playwright; it is installed when missing (CI runs as root on Debian).
 CHROMIUM := /usr/bin/chromium
+# The page's rules (server/web/rules.js) are held to the engine under Debian's node
+# (tests/server/test_web_rules.py).
+NODE := /usr/bin/node
+
+# The suite runs on this many pytest workers (pytest-xdist). Most of a test's time is spent
+# waiting on a server, PostgreSQL or the browser, not computing, so more workers than cores
+# pay; each worker has its own template database and test copies (tests/conftest.py).
+TEST_WORKERS ?= 4
+
+# The tests of several hosts (tests/server/test_proxy_hosts.py, test_host_loss.py) run
+# Debian's HAProxy with deploy/haproxy.cfg; it is installed when missing, the same way.
+HAPROXY := /usr/sbin/haproxy
 
 .PHONY: run test
 
@@ -20,11 +32,11 @@ run: $(VENV)/.installed
 	@echo "make run: (an embedded PostgreSQL in .embedded-pg/ unless SOLITAIRE_DATABASE_URL is set)"
 	$(BIN)/solitaire serve
 
-test: $(VENV)/.installed-dev $(CHROMIUM)
+test: $(VENV)/.installed-dev $(CHROMIUM) $(NODE) $(HAPROXY)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -43,3 +55,13 @@ $(CHROMIUM):
 	@echo "make: installing Debian's chromium for the browser tests"
 	if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi
+
+$(NODE):
+	@echo "make: installing Debian's nodejs for the page's rules test"
+	if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs; \
+	else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs; fi
+
+$(HAPROXY):
+	@echo "make: installing Debian's haproxy for the tests of several hosts"
+	if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; \
+	else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; fi

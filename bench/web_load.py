@@ -11,7 +11,9 @@ cache, a new guest). It prints:
   is playable then), by the page's own clock, cold and with the browser's cache
   (304s) on a second load;
 - the time from a tap on the stock (a draw: one move to the server and back) to the
-  redrawn board, over many draws, by the page's own clock (p50, p99).
+  redrawn board, over many draws, by the page's own clock (p50, p99), split into the
+  page's part before the move is sent, the server's round trip, and the page's part
+  from the reply to the redrawn board.
 
     .venv/bin/python bench/web_load.py [--admin-url URL] [--runs N] [--taps N]
 """
@@ -43,7 +45,8 @@ LOADED = """() => [
   performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
 ]"""
 
-# The page's own cost: drawing a Klondike view, with the board module the page uses.
+# The page's own cost: drawing a Klondike view after a draw (views alternating, as the
+# board sees them), and the whole board anew, with the board module the page uses.
 DRAW = """async (count) => {
   const { Board } = await import('/board.js');
   const root = document.createElement('div');
@@ -62,15 +65,23 @@ DRAW = """async (count) => {
     counters: { moves: 10, undos: 0, hints: 0, score: 50 }, outcome: null, can_finish: false,
     legal_moves: { '1': ['1>f'], '3': ['3>5'], d: ['d'] }, status: 'playing',
   };
-  const times = [];
+  // A draw's change: the stock one card shorter, a new card on the waste.
+  const drawn = { ...view, stock: 19, waste: { count: 4, visible: ['Qc'] },
+                  counters: { ...view.counters, moves: 11 } };
+  const shown = [];
+  const whole = [];
   for (let i = 0; i < count; i += 1) {
-    const start = performance.now();
-    board.show(view);
+    let start = performance.now();
+    board.show(i % 2 ? drawn : view);
     root.getBoundingClientRect();  // layout included
-    times.push(performance.now() - start);
+    shown.push(performance.now() - start);
+    start = performance.now();
+    board.draw();
+    root.getBoundingClientRect();
+    whole.push(performance.now() - start);
   }
   root.remove();
-  return times;
+  return [shown, whole];
 }"""
 
 BYTES = """() => {
@@ -82,23 +93,48 @@ BYTES = """() => {
           entries.length];
 }"""
 
-# Draws from the stock by pointer events, each timed until the board is redrawn.
+# Draws from the stock by pointer events, each timed until the board is redrawn, and
+# split where the time goes: the page until the move is sent, the server (the frame
+# out, the move committed, the reply handed to the page), and the page
+# again from the reply to the redrawn board (the view read, the board drawn and laid
+# out, everything the page does before the browser may paint).
 TAPS = """async (count) => {
   const board = document.querySelector('#board');
+  const send = WebSocket.prototype.send;
+  const parse = JSON.parse;
+  let sentAt = 0;
+  let arrivedAt = 0;
+  WebSocket.prototype.send = function (data) {
+    sentAt = performance.now();
+    return send.call(this, data);
+  };
+  // The page's socket listener reads each frame with JSON.parse first: the reply's
+  // arrival in the page (a listener added here would run after the page's own).
+  JSON.parse = function (text, ...rest) {
+    const reply = typeof text === 'string' && text.startsWith('{"type":"view"');
+    if (reply) arrivedAt = performance.now();
+    return parse.call(this, text, ...rest);
+  };
   const times = [];
   for (let i = 0; i < count; i += 1) {
     const stock = board.querySelector('[data-pile="s"].card, .slot[data-pile="s"]');
     const redrawn = new Promise((done) => {
-      const watch = new MutationObserver(() => { watch.disconnect(); done(); });
-      watch.observe(board, { childList: true });
+      const watch = new MutationObserver(() => { watch.disconnect(); done(performance.now()); });
+      watch.observe(board, { childList: true, subtree: true });
     });
+    arrivedAt = -1;
     const start = performance.now();
     const at = { bubbles: true, button: 0, pointerId: 1, isPrimary: true };
     stock.dispatchEvent(new PointerEvent('pointerdown', at));
     stock.dispatchEvent(new PointerEvent('pointerup', at));
-    await redrawn;
-    times.push(performance.now() - start);
+    const end = await redrawn;
+    times.push([end - start, sentAt - start, arrivedAt - sentAt, end - arrivedAt]);
+    // A person's pace, under the server's rate limit (20 a second after a burst of 40):
+    // faster, the taps would meet rate_limited errors instead of moves.
+    await new Promise((done) => setTimeout(done, 60));
   }
+  WebSocket.prototype.send = send;
+  JSON.parse = parse;
   return times;
 }"""
 
@@ -137,10 +173,14 @@ async def measure(url: str, runs: int, taps: int) -> None:
         page = await context.new_page()
         await page.goto(page_url)
         await playable_ms(page)
-        tap_ms: list[float] = await page.evaluate(TAPS, taps)
-        draw_ms: list[float] = await page.evaluate(DRAW, taps)
+        taps_split: list[list[float]] = await page.evaluate(TAPS, taps)
+        draw_ms, whole_ms = await page.evaluate(DRAW, taps)
         await browser.close()
 
+    # Every tap must have been a move answered by a view (no error, no rate limit).
+    assert all(split[2] >= 0 for split in taps_split), "a tap got no view in reply"
+    tap_ms = [split[0] for split in taps_split]
+    before_ms, server_ms, after_ms = ([split[k] for split in taps_split] for k in (1, 2, 3))
     transferred, compressed, decoded, files = sizes[0]
     files_in = statistics.median(times[0] for times in loaded)
     ready = statistics.median(times[1] for times in loaded)
@@ -154,8 +194,16 @@ async def measure(url: str, runs: int, taps: int) -> None:
         f"max {max(warm):.0f} ms",
         f"tap on the stock to redrawn board: p50 {percentile(tap_ms, 0.5):.1f} ms, "
         f"p99 {percentile(tap_ms, 0.99):.1f} ms over {taps} draws",
-        f"  the page's drawing of a board alone: p50 {percentile(draw_ms, 0.5):.2f} ms, "
-        f"p99 {percentile(draw_ms, 0.99):.2f} ms",
+        f"  the page until the move is sent: p50 {percentile(before_ms, 0.5):.2f} ms, "
+        f"p99 {percentile(before_ms, 0.99):.2f} ms",
+        f"  the server's round trip (sent to reply in): p50 {percentile(server_ms, 0.5):.1f} ms, "
+        f"p99 {percentile(server_ms, 0.99):.1f} ms",
+        f"  the page from the reply to the redrawn board: p50 {percentile(after_ms, 0.5):.2f} ms, "
+        f"p99 {percentile(after_ms, 0.99):.2f} ms",
+        f"  the page's drawing of the board after a draw, alone: p50 "
+        f"{percentile(draw_ms, 0.5):.2f} ms, p99 {percentile(draw_ms, 0.99):.2f} ms",
+        f"  the page's drawing of a whole board anew, alone: p50 "
+        f"{percentile(whole_ms, 0.5):.2f} ms, p99 {percentile(whole_ms, 0.99):.2f} ms",
     ]
     print("\n".join(lines))
 

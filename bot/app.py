@@ -30,6 +30,7 @@ from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, SolitaireCog
 from bot.command_sync import state_dir, sync_when_changed
 from bot.desk import RaceDesk
+from bot.spread import SpreadClient
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect, RaceButton
 
@@ -47,6 +48,9 @@ class BotSettings:
     discord_token: str
     server_url: str
     service_token: str
+    # Connections to the server (SOLITAIRE_BOT_CONNECTIONS): with several hosts behind
+    # the proxy, one per host spreads the bot's races over them (bot/spread.py).
+    connections: int = 1
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> BotSettings:
@@ -72,7 +76,13 @@ class BotSettings:
                 f"SOLITAIRE_SERVER_URL must be a ws:// or wss:// URL, got {url!r} "
                 "(for example ws://server:8765/)"
             )
-        return cls(env["DISCORD_TOKEN"].strip(), url, env["SOLITAIRE_SERVICE_TOKEN"].strip())
+        count = env.get("SOLITAIRE_BOT_CONNECTIONS", "1").strip() or "1"
+        if not count.isdigit() or not 1 <= int(count) <= 64:
+            raise SettingsError(
+                f"SOLITAIRE_BOT_CONNECTIONS must be a number from 1 to 64, got {count!r}"
+            )
+        token = env["SOLITAIRE_SERVICE_TOKEN"].strip()
+        return cls(env["DISCORD_TOKEN"].strip(), url, token, int(count))
 
 
 class SolitaireBot(commands.Bot):
@@ -160,8 +170,21 @@ async def _until_stopped(bot: SolitaireBot, token: str) -> None:
 async def run(settings: BotSettings, connect_timeout: float = 30.0) -> int:
     """Connect to the server, then to Discord; run until stopped. Returns the exit status."""
     desk = RaceDesk()
-    client = ArenaClient(
-        settings.server_url, settings.service_token, on_event=desk.on_event, on_race=desk.on_race
+    client = (
+        ArenaClient(
+            settings.server_url,
+            settings.service_token,
+            on_event=desk.on_event,
+            on_race=desk.on_race,
+        )
+        if settings.connections == 1
+        else SpreadClient(
+            settings.server_url,
+            settings.service_token,
+            settings.connections,
+            on_event=desk.on_event,
+            on_race=desk.on_race,
+        )
     )
     try:
         await client.start(timeout=connect_timeout)

@@ -434,6 +434,15 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "The game server cannot save right now; nothing changed. Try again soon.",
         "Der Spielserver kann gerade nicht speichern; nichts geändert. Bitte bald nochmal.",
     ),
+    "bad_record": (
+        "That finished game cannot be replayed on its deal; nothing was saved.",
+        "Dieses Spiel lässt sich auf seinem Blatt nicht nachspielen; nichts gespeichert.",
+    ),
+    "record_not_over": (
+        "That game is not over yet; it is saved once it is won or given up.",
+        "Dieses Spiel ist noch nicht zu Ende; es wird gespeichert, wenn es gewonnen oder "
+        "aufgegeben ist.",
+    ),
     "internal": (
         "Something went wrong on the game server; nothing changed.",
         "Auf dem Spielserver ging etwas schief; nichts geändert.",

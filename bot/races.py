@@ -111,6 +111,8 @@ def _updated(info: p.RaceInfo, body: p.RaceEvent) -> p.RaceInfo:
             for s in info.players
         ]
         return replace(info, players=players)
+    if isinstance(body, p.RematchEvent):
+        return info  # after the end: the race itself does not change
     return replace(
         info,
         state="finished",

@@ -1,4 +1,4 @@
-"""docker-compose.yml and the Dockerfile agree with the code.
+"""docker-compose.yml, the Dockerfile and deploy/haproxy.cfg agree with the code.
 
 Docker does not run on the development machines, so these tests read the files: every
 service built from our image runs a ``solitaire`` subcommand that server/ops/cli.py really
@@ -34,6 +34,8 @@ PACKAGES = ("engine", "server", "bot")
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES: dict[str, dict[str, Any]] = COMPOSE["services"]
 OUR_SERVICES = sorted(name for name, service in SERVICES.items() if "build" in service)
+SERVERS = [f"server-{index}" for index in range(3)]
+HAPROXY_CONFIG = (ROOT / "deploy" / "haproxy.cfg").read_text()
 
 
 def environment_variables_read(sources: Iterable[str]) -> set[str]:
@@ -169,31 +171,49 @@ class TestCompose:
         assert set(volumes) <= set(COMPOSE["volumes"])
         assert "/var/lib/postgresql/data" in volumes.values()
 
-    def test_server_and_bot_run_from_one_image(self) -> None:
-        assert OUR_SERVICES == ["bot", "server"]
-        server, bot = SERVICES["server"], SERVICES["bot"]
-        assert (server["build"], server["image"]) == (bot["build"], bot["image"])
-        assert (ROOT / server["build"] / "Dockerfile").is_file()
+    def test_servers_and_bot_run_from_one_image(self) -> None:
+        assert ["bot", *SERVERS] == OUR_SERVICES
+        bot = SERVICES["bot"]
+        for name in SERVERS:
+            server = SERVICES[name]
+            assert (server["build"], server["image"]) == (bot["build"], bot["image"])
+        assert (ROOT / bot["build"] / "Dockerfile").is_file()
 
-    def test_the_server_waits_for_a_healthy_database(self) -> None:
-        assert SERVICES["server"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    @pytest.mark.parametrize("server", SERVERS)
+    def test_each_server_waits_for_a_healthy_database(self, server: str) -> None:
+        assert SERVICES[server]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
-    def test_the_server_uses_the_compose_database(self) -> None:
+    @pytest.mark.parametrize("server", SERVERS)
+    def test_each_server_uses_the_compose_database(self, server: str) -> None:
         url = urlsplit(
-            without_interpolation(SERVICES["server"]["environment"]["SOLITAIRE_DATABASE_URL"])
+            without_interpolation(SERVICES[server]["environment"]["SOLITAIRE_DATABASE_URL"])
         )
         postgres = SERVICES["postgres"]["environment"]
         assert url.hostname == "postgres"
         assert url.username == postgres["POSTGRES_USER"]
         assert url.path == "/" + postgres["POSTGRES_DB"]
 
-    def test_the_bot_and_the_health_check_reach_the_server_on_its_port(self) -> None:
-        server = SERVICES["server"]
-        port = server["environment"]["SOLITAIRE_PORT"]
-        assert [mapping.split(":")[-1] for mapping in server["ports"]] == [port]
-        assert f"127.0.0.1:{port}/healthz" in " ".join(server["healthcheck"]["test"])
+    def test_each_host_knows_its_place_and_the_proxy_knows_every_host(self) -> None:
+        proxy = SERVICES["proxy"]["environment"]
+        for index, name in enumerate(SERVERS):
+            server = SERVICES[name]["environment"]
+            assert server["SOLITAIRE_HOST_INDEX"] == str(index)
+            assert server["SOLITAIRE_HOSTS"] == str(len(SERVERS))
+            assert proxy[f"SOLITAIRE_HOST{index}"] == f"{name}:{server['SOLITAIRE_PORT']}"
+            assert f'"${{SOLITAIRE_HOST{index}}}"' in HAPROXY_CONFIG
+            assert f"mod({len(SERVERS)}) eq {index}" in HAPROXY_CONFIG
+        assert "./deploy/haproxy.cfg:" in SERVICES["proxy"]["volumes"][0]
+
+    def test_clients_and_the_bot_come_in_through_the_proxy(self) -> None:
+        port = SERVICES["server-0"]["environment"]["SOLITAIRE_PORT"]
+        proxy = SERVICES["proxy"]
+        assert [mapping.split(":")[-1] for mapping in proxy["ports"]] == [port]
+        assert proxy["environment"]["SOLITAIRE_PROXY_BIND"] == f":{port}"
+        for name in SERVERS:
+            assert "ports" not in SERVICES[name]  # only through the proxy
+            assert f"127.0.0.1:{port}/healthz" in " ".join(SERVICES[name]["healthcheck"]["test"])
         bot_url = urlsplit(SERVICES["bot"]["environment"]["SOLITAIRE_SERVER_URL"])
-        assert (bot_url.hostname, str(bot_url.port)) == ("server", port)
+        assert (bot_url.hostname, str(bot_url.port)) == ("proxy", port)
 
     @pytest.mark.parametrize("service", OUR_SERVICES)
     def test_the_command_is_a_real_solitaire_subcommand(

@@ -451,6 +451,22 @@ class Race:
         self.changed[player_id] = None
         return [*self._flush_progress(now), *self._end_if_all_done(now)]
 
+    def end_if_all_done(self, now: int) -> list[p.RaceEvent]:
+        """End a running race in which everyone is done: for a new owner, which may
+        find the last finish stored but never announced (server/services/lease.py)."""
+        if self.state is not RaceState.RUNNING:
+            return []
+        return [*self._flush_progress(now), *self._end_if_all_done(now)]
+
+    def follow(self, standings: Iterable[p.Standing]) -> None:
+        """Take the owner's standings into a copy of the race that another process owns."""
+        for standing in standings:
+            racer = self.racers.get(standing.player)
+            if racer is not None:
+                racer.foundation, racer.moves = standing.foundation, standing.moves
+                racer.score, racer.time_ms = standing.score, standing.time_ms
+                racer.resigned = standing.resigned
+
     def _end_if_all_done(self, now: int) -> list[p.RaceEvent]:
         if self.racers and all(r.done for r in self.racers.values()):
             return self._end("all_done", now)

@@ -22,6 +22,14 @@ class ServerConfig:
     # Server processes behind the port (server/transport/processes.py); each race is served by
     # the one that created it.
     processes: int = 1
+    # Hosts (machines, or server commands) sharing the database behind one proxy, and
+    # which of them this is (deploy/haproxy.cfg): races created here get ids with
+    # ``id % hosts == host_index``, and the proxy sends a race's address here.
+    hosts: int = 1
+    host_index: int = 0
+    # Seconds a race's lease lasts unless renewed (server/services/lease.py): how long
+    # a race whose owner died waits for another process to take it over.
+    lease_seconds: float = 10.0
     database_url: str | None = None
     data_dir: Path = DEFAULT_DATA_DIR
     # Service clients (the Discord bot) prove themselves with one of these tokens.
@@ -87,6 +95,9 @@ class ServerConfig:
 _ENV_TYPES = {
     "port": int,
     "processes": int,
+    "hosts": int,
+    "host_index": int,
+    "lease_seconds": float,
     "max_message_bytes": int,
     "rate_per_second": float,
     "rate_burst": int,

@@ -210,6 +210,9 @@ from server.protocol.games import (
     Practice as Practice,
 )
 from server.protocol.games import (
+    PracticeRecord as PracticeRecord,
+)
+from server.protocol.games import (
     Resign as Resign,
 )
 from server.protocol.games import (
@@ -265,6 +268,12 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     RaceSettings as RaceSettings,
+)
+from server.protocol.races import (
+    Rematch as Rematch,
+)
+from server.protocol.races import (
+    RematchEvent as RematchEvent,
 )
 from server.protocol.races import (
     Resume as Resume,

@@ -233,6 +233,15 @@ class GameError(ArenaError):
             "The solver proves no earlier position of this game winnable.",
             "Der Löser beweist keine frühere Stellung dieses Spiels als gewinnbar.",
         ),
+        "bad_record": (
+            "Action {index} of the record ({action}) cannot be played: {reason}",
+            "Aktion {index} der Aufzeichnung ({action}) ist nicht spielbar: {reason_de}",
+        ),
+        "record_not_over": (
+            "The record is of a game still being played; send it once it is won or given up.",
+            "Die Aufzeichnung ist von einem laufenden Spiel; schicke sie, wenn es gewonnen "
+            "oder aufgegeben ist.",
+        ),
     }
 
 

@@ -23,6 +23,18 @@ class Practice(Request, tag="practice", kw_only=True):
     guild_id: str | None = None
 
 
+class PracticeRecord(Request, tag="practice_record", kw_only=True):
+    """A practice game played without the server (the page offline), sent once it is
+    over: its deal and every action in order. The server replays it with the engine
+    and keeps it as a finished practice game, which counts on no board."""
+
+    variant: str
+    options: dict[str, int | str | bool] = {}
+    seed: int
+    actions: list[str]
+    resigned: bool = False
+
+
 class Move(Request, tag="move", kw_only=True):
     """Play a move; ``move_id`` makes a retransmitted move apply once."""
 

@@ -44,6 +44,13 @@ class JoinRace(Request, tag="join_race", kw_only=True):
     race: int
 
 
+class Rematch(Request, tag="rematch", kw_only=True):
+    """After a race: a new race with the same settings and a new deal. The first player
+    to ask creates it; the race's other players asking later join that one."""
+
+    race: int
+
+
 class LeaveRace(Request, tag="leave_race", kw_only=True):
     """Leave a race: before the start you are removed, afterwards you resign."""
 
@@ -175,7 +182,16 @@ class EndEvent(msgspec.Struct, tag_field="kind", tag="end", kw_only=True):
     commitment: str
 
 
-RaceEvent = LobbyEvent | CountdownEvent | StartEvent | ProgressEvent | FinishEvent | EndEvent
+class RematchEvent(msgspec.Struct, tag_field="kind", tag="rematch", kw_only=True):
+    """After the end: ``by`` opened a rematch, race ``rematch`` (same settings, new deal)."""
+
+    rematch: int
+    by: PlayerInfo
+
+
+RaceEvent = (
+    LobbyEvent | CountdownEvent | StartEvent | ProgressEvent | FinishEvent | EndEvent | RematchEvent
+)
 
 
 class Event(Message, tag="event", kw_only=True):

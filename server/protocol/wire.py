@@ -45,6 +45,7 @@ from server.protocol.games import (
     JumpBack,
     Move,
     Practice,
+    PracticeRecord,
     Resign,
     Undo,
     ViewReply,
@@ -58,6 +59,7 @@ from server.protocol.races import (
     JoinRace,
     LeaveRace,
     RaceReply,
+    Rematch,
     Resume,
     StartRace,
 )
@@ -67,10 +69,12 @@ ClientMessage = (
     | CreateRace
     | JoinRace
     | LeaveRace
+    | Rematch
     | StartRace
     | GetRace
     | Resume
     | Practice
+    | PracticeRecord
     | Move
     | Undo
     | Hint

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+import engine
 from server import protocol as p
 from server.core.identity import Principal
 from server.core.race import RaceState
@@ -82,6 +83,61 @@ class GameService:
             options=dict(message.options),
             seed_public=message.seed is not None,
             started_at=now,
+        )
+        return self._reply(live, None, message.id)
+
+    async def practice_record(self, who: Principal, message: p.PracticeRecord) -> p.ViewReply:
+        """Keep a practice game played elsewhere (the page offline) as a finished game.
+
+        The record is replayed with the engine before anything is stored: an action
+        that is not legal where it stands refuses the whole record. It is stored as a
+        practice game with a public seed, won or given up; practice reaches no board.
+        A record sent again after a lost reply is stored again, which costs nothing a
+        board could see.
+
+        Raises:
+            GameError: ``invalid_options``, ``bad_record`` or ``record_not_over``.
+        """
+        check_game_settings(message.variant, message.options, message.seed)
+        game = engine.new_game(message.variant, message.seed, dict(message.options))
+        for index, action in enumerate(message.actions):
+            try:
+                game.play_action(action)
+            except engine.MoveError as err:
+                raise GameError(
+                    "bad_record", index=index, action=action, reason=err.en, reason_de=err.de
+                ) from None
+            except ValueError as err:
+                raise GameError(
+                    "bad_record", index=index, action=action, reason=str(err), reason_de=str(err)
+                ) from None
+        won = game.rules.is_won(game.position)
+        if not won and not message.resigned:
+            raise GameError("record_not_over")
+        now = self.clock()
+        game_id = await self.storage.create_entry(
+            race_id=None,
+            player_id=who.player_id,
+            variant=message.variant,
+            options=dict(message.options),
+            seed=message.seed,
+            seed_public=True,
+            guild_id=None,
+            created_at=now,
+        )
+        status = "won" if won else "resigned"
+        rows = [MoveRow(game_id, seq, action) for seq, action in enumerate(game.actions)]
+        await self.committer.submit(rows, (), [writes.entry_status(game_id, status, now)])
+        live = LiveGame(
+            game_id=game_id,
+            race_id=None,
+            player_id=who.player_id,
+            game=game,
+            status=status,
+            seed_public=True,
+            move_ids={},
+            started_at=now,
+            finished_at=now if won else None,
         )
         return self._reply(live, None, message.id)
 

@@ -22,11 +22,22 @@ import structlog
 from server import protocol as p
 from server.core.identity import Principal
 from server.core.place import Place
-from server.core.race import Race, RaceSettings, RaceState, check_limits, commitment
+from server.core.race import (
+    Counters,
+    EntryLine,
+    Race,
+    RaceSettings,
+    RaceState,
+    check_limits,
+    commitment,
+)
+from server.core.reports import Report, apply_report, reconcile, reports_of
 from server.core.session import SEED_LIMIT, MoveRow, check_game_settings
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, NotFoundError, RaceError
 from server.services.games import GameCache
+from server.services.lease import RaceLeases
+from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
 from server.services.solving import SolverPool, winnable_race_seed
@@ -58,8 +69,12 @@ class RaceService:
         config: ServerConfig,
         clock: Callable[[], int],
         place: Place,
+        leases: RaceLeases,
+        relay: Relay,
     ) -> None:
         self.storage = storage
+        self.leases = leases
+        self.relay = relay
         self.fair_play = fair_play
         self.committer = committer
         self.games = games
@@ -76,6 +91,10 @@ class RaceService:
     async def room(self, race_id: int) -> RaceRoom:
         """The race's room, rebuilt from the database when this process has none.
 
+        The room of a race this process owns (server/services/lease.py) replays the
+        racers' games for their counts; a mirror (another process owns the race) keeps
+        the counts it had, which the owner's progress events keep current.
+
         Raises:
             NotFoundError: no such race.
         """
@@ -86,38 +105,118 @@ class RaceService:
         record = await self.storage.race(race_id)
         if record is None:
             raise NotFoundError(what="race", ref=race_id)
-        if stale is not None:
+        owned = record.state is not RaceState.FINISHED and await self.leases.claim(race_id)
+        if stale is not None and owned:
             # Games of this race cached here may be behind too (played through another
             # process): replay them from the move log, unless a move is in hand.
             for entry in record.entries:
                 cached = self.games.peek(entry.game_id)
                 if cached is not None and not cached.lock.locked():
                     self.games.forget(entry.game_id)
-        counters = {e.game_id: (await self.games.get(e.game_id)).counters for e in record.entries}
-        race = Race.from_record(record, counters, self.config.progress_interval_ms)
-        room = RaceRoom(race, seq=record.last_seq, sent=record.last_seq)
+        counters = {e.game_id: await self._counters(e, stale, owned) for e in record.entries}
+        interval = self.config.progress_interval_ms if owned else 0
+        race = Race.from_record(record, counters, interval)
+        room = RaceRoom(race, seq=record.last_seq, sent=record.last_seq, owned=owned)
         current = self.rooms.get(race_id)
         if current is not None and not current.stale:
             return current  # another request rebuilt it meanwhile
-        if stale is not None:
-            room.watchers |= stale.watchers
+        if current is not None:
+            # What its watchers were sent so far: a notice's events may be on their way.
+            room.watchers |= current.watchers
+            room.sent = current.sent
         self.rooms[race_id] = room
+        if room.sent < record.last_seq:  # stored events the watchers here have not seen yet
+            rows = await self.storage.events_after(race_id, room.sent, record.last_seq - room.sent)
+            self._send_new(race_id, _stored_events(race_id, rows))
+        if owned and (stale is None or not stale.owned) and race.state is RaceState.RUNNING:
+            # Taken over (or loaded after a restart): tell everybody the counts as they
+            # are, and end the race if everyone finished while it had no owner.
+            race.changed.update(dict.fromkeys(race.racers))
+            async with room.lock:
+                now = self.clock()
+                with contextlib.suppress(ArenaError):
+                    await self.publish(room, race.end_if_all_done(now), now)
         self._deadlines_changed.set()
         return room
 
+    async def _counters(self, entry: EntryLine, stale: RaceRoom | None, owned: bool) -> Counters:
+        """A racer's counts for a rebuilt room: replayed from the move log by the owner;
+        a mirror keeps what it knew and replays only games it never saw."""
+        if not owned:
+            cached = self.games.peek(entry.game_id)
+            if cached is not None:
+                return cached.counters
+            known = None if stale is None else stale.race.racers.get(entry.player_id)
+            if known is not None:
+                return Counters(known.foundation, known.moves, known.score)
+            counters = (await self.games.get(entry.game_id)).counters
+            self.games.forget(entry.game_id)  # played elsewhere: kept here it would age
+            return counters
+        return (await self.games.get(entry.game_id)).counters
+
+    async def _fresh_room(self, race_id: int) -> RaceRoom:
+        """The race's room as stored now, for a change of its members or state: a
+        mirror's copy may be a moment behind the owner's."""
+        room = await self.room(race_id)
+        if not room.owned:
+            room.stale = True
+            return await self.room(race_id)
+        # The owner may not have heard yet of players who joined through a mirror: a
+        # start must count them, so it rereads the race first.
+        async with room.lock:
+            record = await self.storage.race(race_id)
+            events = [] if record is None else reconcile(room.race, record)
+            if events:
+                await self.publish(room, events, self.clock())
+        return room
+
     async def current_room(self, race_id: int) -> RaceRoom:
-        """The race's room, without an await when it is here and current (every move)."""
+        """The race's room, without an await when it is here and current (every move).
+
+        A mirror's copy follows the owner's events, which come a moment after the fact:
+        it runs its copy's countdown and time limit by the clock itself, and rereads a
+        race it still has in the lobby, so a player who moves as the race starts is not
+        told it has not.
+        """
         room = self.rooms.get(race_id)
         if room is None or room.stale:
             room = await self.room(race_id)
+        if not room.owned:
+            now = self.clock()
+            deadline = room.race.deadline()
+            if deadline is not None and deadline <= now:
+                room.race.tick(now)  # the owner's events say the same a moment later
+            if room.race.state is RaceState.LOBBY:
+                room.stale = True
+                room = await self.room(race_id)
         return room
 
     async def resume_open_races(self) -> int:
-        """Load every unfinished race at home here after a start, so its clock runs again."""
-        race_ids = [r for r in await self.storage.open_races() if self.place.owns(r)]
-        for race_id in race_ids:
-            await self.room(race_id)
+        """Load every unfinished race at home here whose owner is gone (after a start),
+        so its clock runs again."""
+        leases = self.leases
+        await leases.renew()  # this process's leases are good from now on
+        race_ids = await leases.store.take_orphans(leases.seconds, leases.place, limit=100_000)
+        await self.taken_over(race_ids)
         return len(race_ids)
+
+    async def taken_over(self, race_ids: list[int]) -> None:
+        """This process took over these races' leases: rebuild them as their owner."""
+        self.leases.held.update(race_ids)
+        for race_id in race_ids:
+            room = self.rooms.get(race_id)
+            if room is not None:
+                room.stale = True
+            with contextlib.suppress(ArenaError):
+                await self.room(race_id)
+
+    def lost(self, race_ids: set[int]) -> None:
+        """Another process took these races over: this one only mirrors them now."""
+        for race_id in race_ids:
+            room = self.rooms.get(race_id)
+            if room is not None:
+                room.owned = False
+                room.stale = True
 
     async def publish(
         self,
@@ -127,7 +226,15 @@ class RaceService:
         statements: Sequence[Statement] = (),
         moves: Sequence[MoveRow] = (),
     ) -> None:
-        """Commit the events (with any rows and statements), then push them to watchers."""
+        """Commit the events (with any rows and statements), then push them to watchers.
+
+        In a race another process owns, the events are not this process's to number:
+        the rows and statements are committed, then reported to the owner, which turns
+        them into the race's events (server/core/reports.py).
+        """
+        if not room.owned:
+            await self._relay(room, events, statements, moves)
+            return
         messages, rows = room.number(events, now)
         if events:
             statements = [*statements, *self._race_statements(room, events)]
@@ -147,6 +254,37 @@ class RaceService:
                 winners = [r.game_id for r in room.race.racers.values() if r.finished]
                 if winners:
                     self.fair_play.review_soon(winners)
+
+    async def _relay(
+        self,
+        room: RaceRoom,
+        events: list[p.RaceEvent],
+        statements: Sequence[Statement],
+        moves: Sequence[MoveRow],
+    ) -> None:
+        """Commit a mirror's change and report it to the race's owner."""
+        if any(isinstance(e, _CLOCK_EVENTS) for e in events):
+            # A start asked of a mirror: stored compare-and-set, numbered by the owner.
+            statements = [*statements, writes.race_state(room.race.stored_state())]
+        try:
+            await self.committer.submit(moves, (), statements)
+        except ArenaError:
+            room.stale = room.failed = True
+            raise
+        reports = reports_of(room.race_id, events)
+        if moves:  # the log's length, for a copy of the game cached elsewhere
+            last = moves[-1]
+            mover = next(
+                (r.player_id for r in room.race.racers.values() if r.game_id == last.game_id),
+                None,
+            )
+            reports = [
+                msgspec.structs.replace(r, game=last.game_id, logged=last.seq + 1)
+                if r.player == mover
+                else r
+                for r in reports
+            ]
+        self.relay.report(reports)
 
     def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
         race = room.race
@@ -226,6 +364,7 @@ class RaceService:
             salt,
             progress_interval_ms=self.config.progress_interval_ms,
         )
+        await self.leases.claim(race_id)  # a new race: nobody else can hold it
         room = self.rooms.setdefault(race_id, RaceRoom(race))
         self.watch(room, subscriber)
         async with room.lock:
@@ -268,7 +407,7 @@ class RaceService:
         self, who: Principal, message: p.JoinRace, subscriber: Subscriber | None
     ) -> p.RaceReply:
         """Join a race's lobby (or a race that started "now")."""
-        room = await self.room(message.race)
+        room = await self._fresh_room(message.race)
         async with room.lock:
             events = await self._enter(room, who)
             await self.publish(room, events, self.clock())
@@ -277,7 +416,7 @@ class RaceService:
 
     async def leave(self, who: Principal, message: p.LeaveRace) -> p.RaceReply:
         """Leave a lobby, or resign from a running race."""
-        room = await self.room(message.race)
+        room = await self._fresh_room(message.race)
         async with room.lock:
             racer = room.race.racers.get(who.player_id)
             if racer is None:
@@ -300,9 +439,54 @@ class RaceService:
                 await self.publish(room, events, now, [statement])
         return self.reply(room, who.player_id, message.id)
 
+    async def rematch(
+        self, who: Principal, message: p.Rematch, subscriber: Subscriber | None
+    ) -> p.RaceReply:
+        """After a race's end, a new race with its settings and a new deal: the first
+        of its players to ask creates it (the race's watchers get a ``rematch`` event),
+        the others asking then join that one. The rematch is remembered while this
+        process holds the old race's room; after a restart, asking again opens another.
+
+        Raises:
+            RaceError: ``wrong_state`` before the end, ``not_in_race`` for a non-player.
+        """
+        old = await self.room(message.race)
+        if old.race.state is not RaceState.FINISHED:
+            raise RaceError("wrong_state", state=old.race.state.value, action="rematch")
+        if who.player_id not in old.race.racers:
+            raise RaceError("not_in_race")
+        async with old.lock:
+            if old.rematch is not None:
+                return await self.join(who, p.JoinRace(id=message.id, race=old.rematch), subscriber)
+            s = old.race.settings
+            created = await self.create(
+                who,
+                p.CreateRace(
+                    id=message.id,
+                    variant=s.variant,
+                    options=dict(s.options),
+                    max_players=s.max_players,
+                    start=s.start_mode,  # type: ignore[arg-type]
+                    countdown_s=s.countdown_ms // 1000,
+                    time_limit_s=None if s.time_limit_ms is None else s.time_limit_ms // 1000,
+                    allow_undo=s.allow_undo,
+                    allow_hints=s.allow_hints,
+                    guild_id=s.guild_id,
+                    context=s.context,
+                    require_winnable=s.require_winnable,
+                    solver_help=s.solver_help,
+                ),
+                subscriber,
+            )
+            old.rematch = created.race.race
+            by = p.PlayerInfo(id=who.player_id, name=who.name)
+            now = self.clock()
+            await self.publish(old, [p.RematchEvent(rematch=old.rematch, by=by)], now)
+        return created
+
     async def start(self, who: Principal, message: p.StartRace) -> p.RaceReply:
         """The creator starts the race."""
-        room = await self.room(message.race)
+        room = await self._fresh_room(message.race)
         async with room.lock:
             now = self.clock()
             events = room.race.start(who.player_id, now)
@@ -336,19 +520,129 @@ class RaceService:
 
     # ------------------------------------------------------------ other processes, the clock
 
-    async def catch_up(self, race_id: int, seq: int) -> None:
-        """Another process stored events of a race up to ``seq``: send them on here.
+    async def catch_up(self, notices: list[tuple[int, int]]) -> None:
+        """Other processes stored events of races up to these ``(race, seq)`` pairs:
+        send them on to the watchers here, read for every race in one query.
 
-        This process's copy of the race is behind from then on, so it is marked
-        stale and rebuilt from the database before it is used again.
+        A mirror takes the standings of progress events into its copy; any other event
+        (members, state, a finish) has it reread the race before it is used again. An
+        owner that sees another process number its race's events has lost the race.
         """
-        room = self.rooms.get(race_id)
-        if room is None or seq <= room.sent:
+        wanted = []
+        for race_id, seq in notices:
+            room = self.rooms.get(race_id)
+            if room is not None and seq > room.sent:
+                wanted.append((race_id, room.sent, seq))
+        if not wanted:
             return
-        rows = await self.storage.events_after(race_id, room.sent, seq - room.sent)
-        room.send(_stored_events(race_id, rows))
+        by_race: dict[int, list[Any]] = {}
+        for row in await self.storage.events_between(wanted):
+            by_race.setdefault(row["race_id"], []).append(row)
+        for race_id, rows in by_race.items():
+            self._caught_up(race_id, _stored_events(race_id, rows))
+
+    def _caught_up(self, race_id: int, stored: list[p.Event]) -> None:
+        room, events = self._send_new(race_id, stored)
+        if room is None:
+            return
         room.seq = max(room.seq, room.sent)
-        room.stale = True
+        if room.owned:
+            room.stale = True
+            return
+        for message in events:
+            if isinstance(message.event, p.ProgressEvent):
+                room.race.follow(message.event.standings)
+            else:
+                room.stale = True
+
+    def _send_new(
+        self, race_id: int, events: list[p.Event]
+    ) -> tuple[RaceRoom | None, list[p.Event]]:
+        """Send stored events to the watchers here, those not sent yet; the race's room
+        now (a rebuild may have replaced it while the events were read) and the events."""
+        room = self.rooms.get(race_id)
+        if room is None:
+            return None, []
+        events = [event for event in events if event.seq > room.sent]
+        room.send(events)
+        return room, events
+
+    async def reported(self, reports: list[Report]) -> None:
+        """Mirrors reported changes in races: the owner turns them into events, each
+        race's reports under one hold of its lock and in one commit."""
+        by_race: dict[int, list[Report]] = {}
+        for report in reports:
+            self._forget_if_behind(report)
+            if report.race in self.leases.held:  # others' races are not ours to number
+                by_race.setdefault(report.race, []).append(report)
+        async with asyncio.TaskGroup() as group:
+            for race_id, race_reports in by_race.items():
+                group.create_task(self._apply_reports(race_id, race_reports))
+
+    async def recheck(self) -> None:
+        """Look in the database for players of races owned here who finished or gave up
+        through another process whose report never came (it died right after its
+        commit), and count them now: else such a race could wait for its time limit."""
+        running = [
+            room.race_id
+            for room in self.rooms.values()
+            if room.owned and not room.stale and room.race.state is RaceState.RUNNING
+        ]
+        if not running:
+            return
+        for row in await self.storage.done_entries(running):
+            room = self.rooms.get(row["race_id"])
+            racer = None if room is None else room.race.racers.get(row["player_id"])
+            if room is None or not room.owned or racer is None or racer.done:
+                continue
+            async with room.lock:
+                now = self.clock()
+                if racer.done or room.race.state is not RaceState.RUNNING:
+                    continue
+                if row["status"] == "resigned":
+                    events = room.race.resign(racer.player_id, now)
+                else:
+                    self.games.forget(racer.game_id)  # as stored, by replay
+                    game = await self.games.get(racer.game_id)
+                    events = room.race.progress(
+                        racer.player_id,
+                        foundation=game.counters.foundation,
+                        moves=game.counters.moves,
+                        score=game.counters.score,
+                        won=True,
+                        now=to_ms(row["finished_at"]) or now,
+                    )
+                await self.publish(room, events, now)
+
+    def _forget_if_behind(self, report: Report) -> None:
+        """A player's game moved on through another process: a copy cached here is
+        behind, and the player's next move here would meet a false ``conflict``. Forget
+        it (the next use replays it), unless a move of theirs is in hand here."""
+        cached = self.games.peek(report.game) if report.logged else None
+        if cached is not None and not cached.lock.locked() and cached.seq < report.logged:
+            self.games.forget(report.game)
+
+    async def _apply_reports(self, race_id: int, reports: list[Report]) -> None:
+        try:
+            room = await self.current_room(race_id)
+            if not room.owned:
+                return
+            async with room.lock:
+                now = self.clock()
+                events: list[p.RaceEvent] = []
+                for report in reports:
+                    applied = None if report.reread else apply_report(room.race, report, now)
+                    if applied is None:
+                        record = await self.storage.race(race_id)
+                        if record is not None:
+                            events += reconcile(room.race, record)
+                        if not report.reread:
+                            applied = apply_report(room.race, report, now)
+                    events += applied or []
+                if events:
+                    await self.publish(room, events, now)
+        except ArenaError as err:
+            log.error("report_failed", race=race_id, error=err.code)
 
     async def run_clock(self) -> None:
         """Start counted-down races, send gathered progress, end races out of time.
@@ -362,6 +656,13 @@ class RaceService:
             due: list[RaceRoom] = []
             upcoming: list[int] = []
             for race_id, room in list(self.rooms.items()):
+                if not room.owned:
+                    # Its owner's clock runs it. A copy nobody here watches any more goes
+                    # once it is behind or over (a request reads it again).
+                    over = room.race.state is RaceState.FINISHED
+                    if not room.watchers and (room.stale or over):
+                        del self.rooms[race_id]
+                    continue
                 due_at = room.race.deadline()
                 if room.stale and (room.failed or (due_at is not None and due_at <= now)):
                     # Rebuilt only when a failed write left it behind, or when its clock
@@ -375,6 +676,7 @@ class RaceService:
                     ended = room.race.ends_at
                     if room.race.state is RaceState.FINISHED and ended and now - ended > 60_000:
                         del self.rooms[race_id]
+                        self.leases.held.discard(race_id)  # its lease went at a renewal
                 elif deadline <= now:
                     due.append(room)
                 else:

@@ -33,7 +33,12 @@ class RaceRoom:
     # rebuilt from the database before it is used again.
     stale: bool = False
     failed: bool = False  # stale because a write of ours failed
+    # This process holds the race's lease (server/services/lease.py): it numbers the
+    # events and runs the clock. Else the room is a mirror of the owner's.
+    owned: bool = True
     watchers: set[Subscriber] = field(default_factory=set)
+    # The rematch opened after this race's end, while this process holds the room.
+    rematch: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property

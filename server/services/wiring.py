@@ -16,15 +16,18 @@ from server.ops.metrics import Metrics
 from server.services.daily import Dailies
 from server.services.games import GameCache
 from server.services.leaderboard import Leaderboard
+from server.services.lease import RaceLeases
 from server.services.listings import Listings
 from server.services.play import GameService
 from server.services.races import RaceService
+from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.winnability import WinnabilityWatch
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
+from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
@@ -74,7 +77,11 @@ def build_services(
     solver_help = SolverHelp(solver, config.solver_help_seconds)
     winnability = WinnabilityWatch(solver_help)
     fair_play = FairPlay(storage, Reviews(storage.pool))
-    races = RaceService(storage, committer, games, solver, fair_play, config, clock, place)
+    leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
+    relay = Relay(storage.pool)
+    races = RaceService(
+        storage, committer, games, solver, fair_play, config, clock, place, leases, relay
+    )
     play = GameService(
         storage, committer, games, races, fair_play, solver_help, winnability, metrics, clock
     )

@@ -284,6 +284,37 @@ class Storage:
             )
         )
 
+    @guarded
+    async def done_entries(self, race_ids: list[int]) -> list[asyncpg.Record]:
+        """The won and resigned entries of these races (race, game, player, status,
+        finished_at)."""
+        return list(
+            await self.pool.fetch(
+                "select race_id, id, player_id, status, finished_at from entries "
+                "where race_id = any($1::bigint[]) and status in ('won', 'resigned')",
+                race_ids,
+            )
+        )
+
+    @guarded
+    async def events_between(self, wanted: list[tuple[int, int, int]]) -> list[asyncpg.Record]:
+        """The stored events of several races, each ``(race, after, upto)`` asking for
+        the events numbered after ``after`` up to ``upto``; by race, then in order."""
+        return list(
+            await self.pool.fetch(
+                """
+                select e.race_id, e.seq, e.kind, e.body, e.at
+                from unnest($1::bigint[], $2::int[], $3::int[]) as w (race_id, after, upto)
+                join race_events e
+                    on e.race_id = w.race_id and e.seq > w.after and e.seq <= w.upto
+                order by e.race_id, e.seq
+                """,
+                [race for race, _, _ in wanted],
+                [after for _, after, _ in wanted],
+                [upto for _, _, upto in wanted],
+            )
+        )
+
 
 def _entry_line(row: asyncpg.Record) -> EntryLine:
     finished = row["finished_at"]

@@ -102,6 +102,11 @@ class ArenaServer:
         fanout = Fanout(self.database_url, services.races, self.committer.origin)
         await fanout.start()
         self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
+        relay = services.races.relay.run()
+        self._tasks.append(asyncio.create_task(relay, name="race-reports"))
+        races = services.races
+        leases = races.leases.run(races.lost, races.taken_over, races.recheck)
+        self._tasks.append(asyncio.create_task(leases, name="race-leases"))
         resumed = await services.races.resume_open_races()
         self._tasks.append(asyncio.create_task(services.races.run_clock(), name="race-clock"))
         reviews = services.fair_play.review_pending()  # what a stop left unreviewed
@@ -200,6 +205,7 @@ class ArenaServer:
                 await task
         self._tasks.clear()
         if self.services is not None:
+            await self.services.races.leases.release()  # others take the races at once
             await self.services.close()
         if self._pool is not None:
             await self._pool.close()
@@ -261,7 +267,7 @@ async def run(config: ServerConfig) -> None:
     stop = stop_signal()
     async with (
         provide_database(config.database_url, config.data_dir) as url,
-        ArenaServer(config, url),
+        ArenaServer(config, url, Place(config.host_index, config.hosts)),
     ):
         tune_garbage_collector()
         await stop.wait()

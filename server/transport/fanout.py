@@ -8,6 +8,9 @@ their own when no commit comes by then (server/store/commit.py, ``Notices``). Ea
 process listens on a dedicated connection (a pooled one would be reset with
 ``UNLISTEN *`` on release), skips its own notices, and hands the others to
 ``RaceService.catch_up``, which sends the stored events to the watchers connected here.
+
+The same connection listens for reports (``solitaire_race_reports``, server/services/relay.py):
+what other processes' players did in races this process owns, for ``RaceService.reported``.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
+import msgspec
 import structlog
 
 from server.protocol.errors import ArenaError
+from server.services import relay
 from server.services.races import RaceService
 from server.store.commit import CHANNEL
 
@@ -35,41 +40,54 @@ class Fanout:
         self._database_url = database_url
         self._races = races
         self._origin = origin
-        self._notices: asyncio.Queue[str] = asyncio.Queue()
+        self._notices: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._connection: asyncpg.Connection | None = None
 
     async def start(self) -> None:
         """Open the listening connection (before the server accepts clients)."""
         self._connection = await asyncpg.connect(self._database_url)
         await self._connection.add_listener(CHANNEL, self._notice)
+        await self._connection.add_listener(relay.CHANNEL, self._notice)
 
     def _notice(
         self,
         _conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any],
         _pid: int,
-        _channel: str,
+        channel: str,
         payload: object,
     ) -> None:
-        self._notices.put_nowait(str(payload))
+        self._notices.put_nowait((channel, str(payload)))
 
     async def run(self) -> None:
         """Pass each notice of another process on, in order, until cancelled."""
         try:
             while True:
-                payload = await self._notices.get()
+                channel, payload = await self._notices.get()
+                if channel == relay.CHANNEL:
+                    await self._reported(payload)
+                    continue
                 origin, _, races = payload.partition(":")
                 if origin == self._origin:
                     continue
                 rooms = self._races.rooms
+                notices = []
                 for pair in races.split(","):
                     race, _, seq = pair.partition(":")
-                    race_id = int(race)
-                    if race_id not in rooms:
-                        continue  # nobody here watches it: no coroutine for it
-                    try:
-                        await self._races.catch_up(race_id, int(seq))
-                    except ArenaError as err:
-                        log.error("fanout_failed", race=race, error=err.code)
+                    if int(race) in rooms:  # else nobody here watches it
+                        notices.append((int(race), int(seq)))
+                try:
+                    await self._races.catch_up(notices)
+                except ArenaError as err:
+                    log.error("fanout_failed", races=len(notices), error=err.code)
         finally:
             if self._connection is not None:
                 await self._connection.close()
+
+    async def _reported(self, payload: str) -> None:
+        """Reports of mirrors: the races owned here turn them into events."""
+        try:
+            reports = relay.decode(payload)
+        except msgspec.ValidationError as err:
+            log.error("report_unreadable", error=str(err))
+            return
+        await self._races.reported(reports)

@@ -56,10 +56,10 @@ async def serve_processes(config: ServerConfig) -> int:
     async with provide_database(config.database_url, config.data_dir) as url:
         await migrate(url)
         count = config.processes
-        workers = [_Worker(config, url, Place(i, count)) for i in range(count)]
+        workers = [_Worker(config, url, worker_place(config, i)) for i in range(count)]
         try:
             await asyncio.gather(*(worker.ready() for worker in workers))
-            front = asyncio.create_task(_accept(listener, workers))
+            front = asyncio.create_task(_accept(listener, workers, config.hosts))
             died = asyncio.create_task(_first_death(workers))
             waiting = asyncio.create_task(stop.wait())
             log.info("serving", host=config.host, port=config.port, processes=len(workers))
@@ -124,25 +124,33 @@ class _Worker:
         self.channel.close()
 
 
-async def _accept(listener: socket.socket, workers: list[_Worker]) -> None:
+def worker_place(config: ServerConfig, worker: int) -> Place:
+    """Worker ``worker``'s place among every process of every host: races created
+    there get ids with ``id % hosts == host_index`` (the proxy's pick of host) and
+    ``id // hosts % processes == worker`` (the front's pick of worker)."""
+    return Place(config.host_index + config.hosts * worker, config.hosts * config.processes)
+
+
+async def _accept(listener: socket.socket, workers: list[_Worker], hosts: int) -> None:
     loop = asyncio.get_running_loop()
     turns = itertools.count()
     handing: set[asyncio.Task[None]] = set()
     while True:
         connection, _ = await loop.sock_accept(listener)
-        task = loop.create_task(_route(connection, workers, next(turns)))
+        task = loop.create_task(_route(connection, workers, hosts, next(turns)))
         handing.add(task)
         task.add_done_callback(handing.discard)
 
 
-async def _route(connection: socket.socket, workers: list[_Worker], turn: int) -> None:
+async def _route(connection: socket.socket, workers: list[_Worker], hosts: int, turn: int) -> None:
     """Give a new connection to its worker; close our copy of the socket either way."""
     with connection:
         try:
             line = await asyncio.wait_for(_request_line(connection), REQUEST_LINE_TIMEOUT)
             if line is None:
                 return  # closed before a word was said
-            await workers[chosen_process(line, len(workers), turn)].hand_over(connection)
+            chosen = chosen_process(line, len(workers), turn, hosts)
+            await workers[chosen].hand_over(connection)
         except (TimeoutError, OSError) as err:
             log.info("connection_dropped", reason=repr(err))
 
@@ -205,7 +213,7 @@ async def _work(config: ServerConfig, url: str, place: Place, channel: socket.so
         config,
         host="127.0.0.1",
         port=0,
-        daily_prepare_ahead=config.daily_prepare_ahead and place.index == 0,
+        daily_prepare_ahead=config.daily_prepare_ahead and place.index == config.host_index,
     )
     adopting: set[asyncio.Task[None]] = set()
     async with ArenaServer(own, url, place) as server:

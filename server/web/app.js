@@ -1,16 +1,22 @@
 // The page's start: language, the connection, and the screens (practice, races).
 // The address says where the player is: "#race=12" is a race (an invite link),
 // "#deal=yukon:42" a practice game of that deal (a seed, or a deal code such as
-// "1-3XRZ"), anything else is practice.
+// "1-3XRZ"), anything else is practice. Without the server, practice goes on with the
+// rules in the page (local.js), and the service worker (sw.js) serves the page itself.
 
 import { Connection } from "./connection.js";
+import { randomSeed, seedOf } from "./deal.js";
+import { LOCAL_GAME, OfflinePractice, Outbox } from "./local.js";
 import { GameController } from "./game.js";
 import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } from "./i18n.js";
 import { DailyScreen } from "./daily.js";
 import { RaceScreen } from "./race.js";
+import { ReplayScreen } from "./replay.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
+// Practice on the server has every help, the solver's too ("still winnable?").
+const PRACTICE_POLICY = { undo: true, hints: true, solver: true };
 const $ = (selector) => document.querySelector(selector);
 
 const live = $("#live");
@@ -22,6 +28,8 @@ function announce(text) {
 }
 
 setLanguage(initialLanguage(localStorage, navigator.languages || [navigator.language]));
+const outbox = new Outbox(localStorage, announce);
+const offline = new OfflinePractice(localStorage, outbox);
 
 const scheme = location.protocol === "https:" ? "wss" : "ws";
 const connection = new Connection(`${scheme}://${location.host}/`, localStorage, language());
@@ -34,6 +42,9 @@ const game = new GameController(
     undo: $("#undo"),
     hint: $("#hint"),
     finish: $("#finish"),
+    check: $("#check"),
+    jumpBack: $("#jump-back"),
+    record: $("#record"),
   },
   announce,
 );
@@ -51,6 +62,7 @@ const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
   },
 });
 
+const replays = new ReplayScreen(connection, $("#replay-panel"), announce);
 const daily = new DailyScreen(connection, game, $("#daily-panel"), announce, (shown) => {
   $("#game").hidden = !shown;
 });
@@ -90,7 +102,7 @@ function show(screen) {
     tab.setAttribute("aria-current", current ? "page" : "false");
   }
   if (screen === "practice") $("#game").hidden = false;
-  if (screen === "races" || screen === "daily") $("#game").hidden = true;
+  if (screen === "races" || screen === "daily" || screen === "replay") $("#game").hidden = true;
 }
 
 function route() {
@@ -101,6 +113,13 @@ function route() {
     return;
   }
   race.leave();
+  replays.stop();
+  const replay = /^#replay=(\d+)$/.exec(location.hash);
+  if (replay) {
+    show("replay");
+    replays.open(Number(replay[1])).catch((error) => announce(error.message));
+    return;
+  }
   const deal = /^#deal=([a-z0-9-]+):([0-9A-Za-z-]+)$/.exec(location.hash);
   if (deal) {
     history.replaceState(null, "", location.pathname);
@@ -122,40 +141,48 @@ function route() {
 
 window.addEventListener("hashchange", route);
 
-/** A seed from its digits or its deal code (Crockford base 32, dashes ignored). */
-function seedOf(text) {
-  if (/^\d+$/.test(text)) return BigInt(text);
-  let seed = 0n;
-  for (const ch of text.toUpperCase().replace(/-/g, "")) {
-    const digit = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".indexOf(ch.replace("O", "0").replace(/[IL]/, "1"));
-    if (digit < 0) throw new Error(`not a deal code: ${text}`);
-    seed = seed * 32n + BigInt(digit);
-  }
-  return seed;
-}
-
 // ---- practice -----------------------------------------------------------------------
 
 async function startPractice(variant, options = {}, seed = null) {
   show("practice");
-  const fields = { variant, options };
-  if (seed !== null) fields.seed = seed;
-  const reply = await connection.request("practice", fields);
   $("#variant").value = variant;
-  localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
-  game.load(reply.game, reply.view);
+  if (connection.online) {
+    const fields = { variant, options };
+    if (seed !== null) fields.seed = seed;
+    try {
+      const reply = await connection.request("practice", fields);
+      localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
+      game.load(reply.game, reply.view, PRACTICE_POLICY);
+      showStatus();
+      return;
+    } catch (error) {
+      if (error.code) throw error; // refused by the server; a lost connection plays here
+    }
+  }
+  const reply = offline.start(variant, options, seed ?? randomSeed());
+  localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: LOCAL_GAME, variant }));
+  game.load(LOCAL_GAME, reply.view, { undo: true, hints: true }, offline);
+  showStatus();
 }
 
 /** Back to the practice game left on this device, if it is still being played. */
 async function resumePractice() {
   const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
   const variant = kept?.variant ?? $("#variant").value ?? VARIANTS[0];
-  if (kept?.game) {
+  if (kept?.game === LOCAL_GAME) {
+    const reply = offline.resume();
+    if (reply) {
+      $("#variant").value = kept.variant;
+      game.load(LOCAL_GAME, reply.view, { undo: true, hints: true }, offline);
+      showStatus();
+      return;
+    }
+  } else if (kept?.game && connection.online) {
     try {
       const reply = await connection.request("get_view", { game: kept.game });
       if (reply.view.status === "playing") {
         $("#variant").value = kept.variant;
-        game.load(kept.game, reply.view);
+        game.load(kept.game, reply.view, PRACTICE_POLICY);
         return;
       }
     } catch {
@@ -218,13 +245,26 @@ $("#join-race").addEventListener("submit", (event) => {
 
 // ---- start --------------------------------------------------------------------------
 
-connection.on("status", (status) => {
-  $("#status").textContent = status === "offline" ? t("offline") : "";
-  document.body.dataset.online = status === "online" ? "yes" : "no";
-});
+/** The status line: connecting, lost, or practice going on in the page. */
+function showStatus() {
+  let text = "";
+  if (!connection.online) text = game.table === offline ? t("offlinePractice") : t("offline");
+  $("#status").textContent = text;
+  document.body.dataset.online = connection.online ? "yes" : "no";
+}
 
 let started = false;
+connection.on("status", (status) => {
+  showStatus();
+  // No server at the first try: the page (from the service worker) plays on its own.
+  if (status === "offline" && !started) {
+    started = true;
+    route();
+  }
+});
+
 connection.on("welcome", () => {
+  outbox.flush(connection);
   if (!started) {
     started = true;
     route();
@@ -235,5 +275,7 @@ connection.on("welcome", () => {
 
 applyTexts();
 showOptionFields(createForm);
+// The service worker keeps the page's files for a start without the server.
+navigator.serviceWorker?.register("/sw.js").catch(() => {});
 $("#status").textContent = t("connecting");
 connection.open().catch(() => {});

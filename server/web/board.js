@@ -37,34 +37,38 @@ export class Board {
     this.interactive = interactive;
     this.selection = null;
     this.drag = null;
-    const before = this.cardPlaces();
-    this.draw();
-    this.glide(before);
+    this.render(true);
   }
 
   // ---- moving cards glide (never delaying input: the board is final at once) --------
 
-  /** Where each face-up card lies now, by its code (cards found twice, as in Spider's
-   * two decks, are left out: which one moved cannot be told). */
-  cardPlaces() {
+  /** Where each face-up card of ``groups`` lies, by its code, read from its style (no
+   * layout forced); cards found twice, as in Spider's two decks, are left out: which
+   * one moved cannot be told. Only changed piles are read: a card that moved left one
+   * and entered another. */
+  cardPlaces(groups) {
     const places = new Map();
-    for (const el of this.root.querySelectorAll(".card.face[data-card]")) {
-      const card = el.dataset.card;
-      places.set(card, places.has(card) ? null : [el.offsetLeft, el.offsetTop]);
+    for (const group of groups) {
+      for (const el of group.querySelectorAll(".card.face[data-card]")) {
+        const card = el.dataset.card;
+        places.set(card, places.has(card) ? null : [parseFloat(el.style.left), parseFloat(el.style.top)]);
+      }
     }
     return places;
   }
 
   /** Let the cards that changed place slide there from where they were. */
-  glide(before) {
+  glide(before, groups) {
     const dropped = this.dropped;
     this.dropped = null;
     if (!before.size || !this.root.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-    for (const el of this.root.querySelectorAll(".card.face[data-card]")) {
+    const after = this.cardPlaces(groups);
+    for (const el of groups.flatMap((group) => [...group.querySelectorAll(".card.face[data-card]")])) {
       const from = before.get(el.dataset.card);
-      if (!from || dropped?.has(el.dataset.card)) continue;
-      const dx = from[0] - el.offsetLeft;
-      const dy = from[1] - el.offsetTop;
+      const to = after.get(el.dataset.card);
+      if (!from || !to || dropped?.has(el.dataset.card)) continue;
+      const dx = from[0] - to[0];
+      const dy = from[1] - to[1];
       if (dx || dy) {
         el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
           duration: 140,
@@ -115,19 +119,46 @@ export class Board {
 
   // ---- drawing ----------------------------------------------------------------------
 
+  /** Draw the whole board anew (a resize, a drag put back, a refused move). */
   draw() {
+    this.groupHtml = null;
+    this.render(false);
+  }
+
+  /** Draw the view, each pile in its own group of elements: a pile whose markup is
+   * unchanged keeps its elements, so a move rebuilds only the piles it touched (a
+   * draw: the stock and the waste) and the browser restyles only those
+   * (bench/web_load.py, "the page from the reply to the redrawn board"). */
+  render(glide) {
     if (!this.view) return;
     const view = this.view;
     const L = this.layout();
     this.geometry = L;
-    const parts = [];
-    for (const { pile, slot } of L.top) parts.push(this.topPile(pile, L.x(slot), L));
-    view.tableau.forEach((column, i) => parts.push(this.column(column, i, L)));
-    this.root.style.setProperty("--cw", `${L.cardWidth}px`);
-    this.root.style.setProperty("--ch", `${L.cardHeight}px`);
-    this.root.style.height = `${L.height}px`;
-    this.root.innerHTML = parts.join("");
+    const piles = [];
+    for (const { pile, slot } of L.top) piles.push([pile, this.topPile(pile, L.x(slot), L)]);
+    view.tableau.forEach((column, i) => piles.push([`c${i + 1}`, this.column(column, i, L)]));
+    const keys = piles.map(([key]) => key).join(" ");
+    if (!this.groupHtml || this.groupKeys !== keys) {
+      this.root.innerHTML = piles.map(([key]) => `<div class="pile-group" data-group="${key}"></div>`).join("");
+      this.groups = new Map([...this.root.children].map((el) => [el.dataset.group, el]));
+      this.groupHtml = new Map();
+      this.groupKeys = keys;
+    }
+    const style = this.root.style;
+    const size = [`${L.cardWidth}px`, `${L.cardHeight}px`, `${L.height}px`];
+    if (style.getPropertyValue("--cw") !== size[0]) style.setProperty("--cw", size[0]);
+    if (style.getPropertyValue("--ch") !== size[1]) style.setProperty("--ch", size[1]);
+    if (style.height !== size[2]) style.height = size[2];
+    const changed = piles.filter(([key, html]) => this.groupHtml.get(key) !== html);
+    const groups = changed.map(([key]) => this.groups.get(key));
+    const before = glide && this.groupHtml.size ? this.cardPlaces(groups) : null;
+    for (const [key, html] of changed) {
+      this.groups.get(key).innerHTML = html;
+      this.groupHtml.set(key, html);
+    }
     this.mark();
+    if (before) this.glide(before, groups);
+    else this.dropped = null;
   }
 
   topPile(pile, left, L) {
@@ -148,7 +179,7 @@ export class Board {
       const spread = Math.round(L.cardWidth * 0.3);
       const cards = visible.map((card, i) => {
         const topCard = i === visible.length - 1;
-        const style = at(L.gap, `margin-left:${i * spread}px;z-index:${i + 1}`);
+        const style = `left:${left + i * spread}px;top:${L.gap}px;z-index:${i + 1}`;
         return cardHtml(card, style, topCard ? "w" : null, 0, topCard);
       });
       return slotHtml("w", at(L.gap), label, "") + cards.join("");

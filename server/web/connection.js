@@ -29,6 +29,7 @@ export class Connection {
     this.clockOffset = 0; // server time minus page time, in ms
     this.retry = 0;
     this.closing = false;
+    this.online = false; // between a welcome and the loss of its socket
   }
 
   /** Server time now, in ms since the epoch, from the offset measured at welcome. */
@@ -76,6 +77,7 @@ export class Connection {
     this.player = welcome.player;
     this.clockOffset = welcome.server_time - Date.now();
     this.retry = 0;
+    this.online = true;
     this.emit("status", "online");
     this.emit("welcome", welcome);
     return welcome;
@@ -83,6 +85,7 @@ export class Connection {
 
   lost(socket, reject) {
     if (socket !== this.socket) return;
+    this.online = false;
     for (const { fail } of this.pending.values()) fail(new Error("connection lost"));
     this.pending.clear();
     reject(new Error("connection lost"));

@@ -1,8 +1,10 @@
 // One game on the screen: its board, counters, buttons and keys. Every change goes
-// to the server (move, undo, hint, auto_finish) and the reply's view is drawn; the
-// page keeps no rules of its own. Used for practice and for a race's game alike.
+// to the game's table, the server (move, undo, hint, auto_finish) or, for practice
+// offline, the rules in the page (local.js), and the reply's view is drawn. Used for
+// practice and for a race's game alike.
 
 import { Board } from "./board.js";
+import { PersonalRecords } from "./records.js";
 import { t } from "./i18n.js";
 import { moveWords } from "./moves.js";
 
@@ -13,14 +15,26 @@ export class GameController {
     this.announce = announce;
     this.board = new Board(elements.board, (text) => this.move(text), announce);
     this.game = null;
+    this.table = connection; // who answers the game's requests
     this.view = null;
     this.policy = { undo: true, hints: true };
     this.pendingKey = null;
     this.active = false;
     this.onView = () => {};
+    this.records = new PersonalRecords(localStorage);
+    // Games seen being played here, and those whose win was noted: a win is noted once,
+    // when its view names the deal (a race's only once the race is over).
+    this.played = new Set();
+    this.noted = new Set();
     elements.undo.addEventListener("click", () => this.undo());
     elements.hint.addEventListener("click", () => this.hint());
     elements.finish.addEventListener("click", () => this.finish());
+    elements.check.addEventListener("click", () => this.check());
+    elements.jumpBack.addEventListener("click", () => this.jumpBack());
+    // Told unasked that the game is lost (the server checks after each move).
+    connection.on("winnability", (message) => {
+      if (message.game === this.game && message.verdict === "lost") this.showLost();
+    });
     elements.message.addEventListener("click", () => {
       if (this.view?.can_finish && this.view.status === "playing") this.finish();
     });
@@ -28,13 +42,19 @@ export class GameController {
     setInterval(() => this.tick(), 1000);
   }
 
-  /** Show ``game`` with its ``view``; ``policy`` says whether undo and hints are on. */
-  load(game, view, policy = { undo: true, hints: true }) {
+  /** Show ``game`` with its ``view``; ``policy`` says whether undo, hints and the
+   * solver's help ("still winnable?", jump back) are on; ``table`` answers requests. */
+  load(game, view, policy = { undo: true, hints: true }, table = this.connection) {
     this.game = game;
+    this.table = table;
     this.policy = policy;
     this.active = true;
     this.el.undo.hidden = !policy.undo;
     this.el.hint.hidden = !policy.hints;
+    this.el.check.hidden = !policy.solver;
+    this.el.record.textContent = "";
+    this.played.delete(game); // a new game may reuse an id (offline games are all "local")
+    this.noted.delete(game);
     this.update(view);
   }
 
@@ -50,8 +70,12 @@ export class GameController {
     this.el.finish.hidden = !(view.can_finish && playing);
     this.el.undo.disabled = !playing || view.counters.moves === 0;
     this.el.hint.disabled = !playing;
+    this.el.check.disabled = !playing;
+    this.el.jumpBack.hidden = true; // until the solver says this position is lost
     this.showCounters();
     this.showMessage();
+    if (playing) this.played.add(this.game);
+    if (view.status === "won" && this.played.has(this.game) && !this.noted.has(this.game)) this.noteRecord(view);
     this.onView(view);
   }
 
@@ -71,7 +95,7 @@ export class GameController {
   elapsed() {
     const view = this.view;
     if (!view?.started_at) return 0;
-    const end = view.finished_at ?? this.connection.now();
+    const end = view.finished_at ?? this.table.now();
     return Math.max(0, end - view.started_at);
   }
 
@@ -107,7 +131,7 @@ export class GameController {
   async act(type, fields = {}) {
     if (!this.game) return null;
     try {
-      const reply = await this.connection.request(type, { game: this.game, ...fields });
+      const reply = await this.table.request(type, { game: this.game, ...fields });
       if (reply.view && reply.game === this.game) this.update(reply.view);
       return reply;
     } catch (error) {
@@ -142,6 +166,45 @@ export class GameController {
 
   finish() {
     if (this.view?.can_finish) return this.act("auto_finish");
+  }
+
+  /** A win just seen: the personal record on its deal number (records.js). */
+  noteRecord(view) {
+    const text = this.records.won(view);
+    if (!text) return;
+    this.noted.add(this.game);
+    this.el.record.textContent = text;
+    this.announce(`${this.el.message.textContent} ${text}`);
+  }
+
+  /** "Still winnable?": the solver's verdict on the position (not counted as a hint). */
+  async check() {
+    if (!this.policy.solver || !this.game) return;
+    const game = this.game;
+    const moves = this.view.counters.moves;
+    this.el.check.disabled = true;
+    try {
+      const reply = await this.table.request("check", { game });
+      if (this.game !== game || this.view.counters.moves !== moves) return; // moved on meanwhile
+      if (reply.verdict === "lost") this.showLost();
+      else this.showMessage(t(`verdict_${reply.verdict}`));
+    } catch (error) {
+      this.showMessage(error.message);
+    } finally {
+      this.el.check.disabled = this.view?.status !== "playing";
+    }
+  }
+
+  showLost() {
+    this.showMessage(t("verdict_lost"));
+    this.el.jumpBack.hidden = !this.policy.undo;
+  }
+
+  /** Undo back to the last position the solver proves winnable. */
+  async jumpBack() {
+    this.el.jumpBack.hidden = true;
+    const reply = await this.act("jump_back", { move_id: moveId() });
+    if (reply) this.showMessage(t("jumpedBack", { n: reply.played.length }));
   }
 
   // ---- keyboard ---------------------------------------------------------------------

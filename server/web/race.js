@@ -3,23 +3,9 @@
 // Everything shown comes from the race's state (``race`` replies) and its events;
 // the ranking is the server's, never recomputed here.
 
+import { dealCode } from "./deal.js";
 import { clock } from "./game.js";
 import { t, variantName } from "./i18n.js";
-
-const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/** The deal code of a seed (docs/deals.md): Crockford base 32, grouped by four. */
-export function dealCode(seed) {
-  let n = BigInt(seed);
-  let text = "";
-  do {
-    text = CODE_ALPHABET[Number(n % 32n)] + text;
-    n /= 32n;
-  } while (n > 0n);
-  const groups = [];
-  for (let end = text.length; end > 0; end -= 4) groups.unshift(text.slice(Math.max(0, end - 4), end));
-  return groups.join("-");
-}
 
 /** Whether SHA-256("<seed>:<salt>") is the commitment (null when the page cannot hash). */
 export async function commitmentHolds(seed, salt, commitment) {
@@ -116,6 +102,8 @@ export class RaceScreen {
     } else if (event.kind === "finish") {
       const line = this.standings.get(event.player);
       if (line) Object.assign(line, { finished: true, time_ms: event.time_ms, moves: event.moves });
+    } else if (event.kind === "rematch") {
+      race.rematch = { race: event.rematch, by: event.by };
     } else if (event.kind === "end") {
       Object.assign(race, {
         state: "finished",
@@ -158,6 +146,7 @@ export class RaceScreen {
     this.game.load(race.your_game, reply.view, {
       undo: race.settings.allow_undo,
       hints: race.settings.allow_hints,
+      solver: race.settings.solver_help,
     });
   }
 
@@ -191,6 +180,15 @@ export class RaceScreen {
       this.callbacks.practiceDeal(settings.variant, settings.options, BigInt(this.race.seed));
     }
     if (action === "new") this.callbacks.newRace();
+    if (action === "rematch") {
+      // The first to ask opens the rematch; asking after someone did joins theirs.
+      this.connection.request("rematch", { race: id }).then(
+        (reply) => {
+          location.hash = `#race=${reply.race.race}`;
+        },
+        (error) => this.announce(error.message),
+      );
+    }
   }
 
   // ---- HTML of each state -----------------------------------------------------------
@@ -253,10 +251,19 @@ export class RaceScreen {
         <dt>${t("seed")}</dt><dd>${race.seed}</dd>
         <dt>${t("commitment")}</dt><dd><code>${race.commitment}</code> <span data-commitment></span></dd></dl>`
       : "";
-    return `${this.header()}<h3>${t("results", { id: race.race })}</h3>${reason}
+    const played = race.your_game !== null && race.your_game !== undefined;
+    const offer = race.rematch
+      ? `<p class="rematch" data-rematch="${race.rematch.race}" role="status">${escape(t("rematchOffered", { name: race.rematch.by.name, id: race.rematch.race }))}</p>`
+      : "";
+    const rematch = played
+      ? `<button data-action="rematch"${race.rematch ? ' class="primary"' : ""}>${t(race.rematch ? "joinRematch" : "rematch")}</button>`
+      : "";
+    return `${this.header()}<h3>${t("results", { id: race.race })}</h3>${reason}${offer}
       <table class="ranking"><thead><tr><th>${t("rank")}</th><th>${t("player")}</th><th>${t("cards")}</th><th>${t("moves")}</th><th>${t("result")}</th></tr></thead>
       <tbody>${rows.join("")}</tbody></table>${deal}
       <p class="actions">${race.seed ? `<button data-action="again" class="primary">${t("playThisDeal")}</button>` : ""}
+      ${rematch}
+      <a class="button" href="#replay=${race.race}" data-action="replay">${t("replay")}</a>
       <button data-action="new">${t("newRace")}</button></p>`;
   }
 

@@ -120,7 +120,9 @@ class SchemaWalker:
             return self.object(node, depth)
         if kind == "array":
             items = node.get("items", {})
-            return [self.value(items, depth + 1) for _ in range(rng.randrange(0 if depth else 4))]
+            # A few items near the top (a record's actions), none deep down.
+            size = rng.randrange(4) if depth < 3 else 0
+            return [self.value(items, depth + 1) for _ in range(size)]
         if kind == "integer":
             low = node.get("minimum", -5)
             high = node.get("maximum", low + 50)

@@ -11,12 +11,16 @@ import json
 import signal
 from pathlib import Path
 
+import pytest
 from fuzzing import DOCUMENTED_CLOSES, SERVICE_TOKEN, Fuzzer
 from server_process import free_port, server_process, wait_healthy
 
 MESSAGES = 10_000
 
 
+# Ten thousand frames through a server process and its log: long by nature, and longer
+# beside other workers of the suite on a busy machine.
+@pytest.mark.timeout(600)
 async def test_no_frame_crashes_a_connection_or_the_log(database_url: str, tmp_path: Path) -> None:
     port = free_port()
     log = tmp_path / "server.log"

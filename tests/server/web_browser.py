@@ -94,6 +94,8 @@ async def snapshot(page: Page, name: str) -> None:
     folder = os.environ.get("SOLITAIRE_WEB_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
+        # Cards still gliding to their places would be caught halfway.
+        await page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
         await page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 

@@ -1,0 +1,100 @@
+"""Which races this process owns: their leases, taken, renewed and taken over.
+
+A race's clock and event numbering have one owner at a time: the process holding the
+race's lease in PostgreSQL (server/store/leases.py). The process that creates a race
+takes it; a process asked about a race whose lease has run out takes it then. While it
+lives, the holder renews its leases (one row of its own, however many races it holds)
+every third of ``lease_seconds``; a process that stops cleanly gives them up. The
+leases of a process that died run out, and then the race's home process
+(server/core/place.py) takes them over at once, any other process one lease period
+later (``run``), and rebuilds the race from the database.
+
+A process that finds its lease gone at a renewal (it stalled longer than the lease, and
+another took over) stops acting as the owner at once; whatever it numbered meanwhile
+loses to the new owner on the key of the race's events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from server.core.place import Place
+from server.protocol.errors import ArenaError
+from server.store.leases import LeaseStore
+
+log = structlog.get_logger(__name__)
+
+
+class RaceLeases:
+    """The leases this process holds."""
+
+    def __init__(self, store: LeaseStore, place: Place, seconds: float) -> None:
+        self.store = store
+        self.place = place
+        self.seconds = seconds
+        self.held: set[int] = set()
+        self._alive = False  # renewed at least once
+
+    @property
+    def holder(self) -> str:
+        """This process's name in the lease table."""
+        return self.store.holder
+
+    async def claim(self, race_id: int) -> bool:
+        """Whether this process owns the race, taking it if nobody does."""
+        if race_id in self.held:
+            return True
+        if not self._alive:
+            await self.renew()  # a lease is good only while its holder's row is
+        holder = await self.store.take(race_id)
+        if holder == self.holder:
+            self.held.add(race_id)
+            return True
+        return False
+
+    async def renew(self) -> set[int]:
+        """Keep this process's leases good; the races it lost (taken over by others
+        while its leases had run out)."""
+        kept = await self.store.renew(self.seconds)
+        self._alive = True
+        if kept is None:
+            return set()
+        gone = self.held - kept
+        self.held -= gone
+        return gone
+
+    async def run(
+        self,
+        lost: Callable[[set[int]], None],
+        taken: Callable[[list[int]], Awaitable[None]],
+        check: Callable[[], Awaitable[None]],
+    ) -> None:
+        """Renew, and take over the races of processes that are gone, until cancelled.
+
+        ``lost`` hears of races whose lease another process took; ``taken`` of races
+        this process took over; ``check`` is called each time, to look for what reports
+        lost with their sender did not say.
+        """
+        while True:
+            await asyncio.sleep(self.seconds / 3)
+            with contextlib.suppress(ArenaError):  # the database is away: next time
+                gone = await self.renew()
+                if gone:
+                    log.warning("leases_lost", races=sorted(gone))
+                    lost(gone)
+                orphans = await self.store.take_orphans(self.seconds, self.place)
+                if orphans:
+                    log.info("leases_taken_over", races=orphans)
+                    self.held.update(orphans)
+                    await taken(orphans)
+                await check()
+
+    async def release(self) -> None:
+        """Give up every lease, so another process takes the races over at once."""
+        with contextlib.suppress(ArenaError):
+            await self.store.release()
+        self.held.clear()

@@ -1,0 +1,129 @@
+"""Race leases: which server process owns each unfinished race (sql/0090_race_leases.sql).
+
+A lease names its holder; it is good while the holder's own row in ``lease_holders``
+has not run out, and the holder renews that one row, however many races it holds.
+Every change is one statement and compare-and-set: a lease is taken only where there
+is none, where it is already ours, or where its holder has run out, so two processes
+that try at once cannot both hold it. Times are the database's own (``now()``), so the
+hosts' clocks need not agree for a lease to run out at one moment for everybody.
+"""
+
+from __future__ import annotations
+
+import asyncpg
+
+from server.core.place import Place
+from server.store.pool import guarded
+
+# Whether a lease's holder has run out (or has no row at all).
+_GONE = """not exists (
+    select 1 from lease_holders h where h.holder = race_leases.holder and h.expires_at >= now())"""
+
+TAKE = f"""
+    with taken as (
+        insert into race_leases (race_id, holder) values ($1, $2)
+        on conflict (race_id) do update set holder = excluded.holder, taken_at = now()
+            where race_leases.holder = excluded.holder or {_GONE}
+        returning holder
+    )
+    select holder from taken
+    union all
+    select holder from race_leases where race_id = $1 and not exists (select 1 from taken)
+"""
+
+HOLDER = "select holder from race_leases where race_id = $1"
+
+# The holder's row, renewed; true when it had run out before (others may have taken
+# some of its races meanwhile) or did not exist yet.
+RENEW = """
+    with before as (select expires_at from lease_holders where holder = $1)
+    insert into lease_holders (holder, expires_at) values ($1, now() + $2 * interval '1 second')
+    on conflict (holder) do update set expires_at = excluded.expires_at
+    returning coalesce((select expires_at < now() from before), true) as lapsed
+"""
+
+HELD = "select race_id from race_leases where holder = $1"
+
+# Leases of finished races are of no more use; nor are holders gone for an hour
+# that hold nothing.
+DROP_FINISHED = """
+    delete from race_leases l using races r
+    where l.holder = $1 and r.id = l.race_id and r.state = 'finished'
+"""
+DROP_GONE_HOLDERS = """
+    delete from lease_holders h where h.expires_at < now() - interval '1 hour'
+    and not exists (select 1 from race_leases l where l.holder = h.holder)
+"""
+
+# Unfinished races whose owner is gone (no lease, or a holder run out). A race's home
+# process (server/core/place.py) takes it at once; any other only once the holder has
+# been out for ``$4`` seconds more, so a host that restarts gets its own races back.
+TAKE_ORPHANS = f"""
+    insert into race_leases (race_id, holder)
+    select r.id, $1
+    from races r
+    left join race_leases l on l.race_id = r.id
+    left join lease_holders h on h.holder = l.holder
+    where r.state <> 'finished' and (
+        l.race_id is null
+        or h.holder is null
+        or h.expires_at < now() - case when r.id % $2 = $3 then interval '0 second'
+                                       else $4 * interval '1 second' end)
+    order by r.id
+    limit $5
+    on conflict (race_id) do update set holder = excluded.holder, taken_at = now()
+        where {_GONE}
+    returning race_id
+"""
+
+RELEASE_LEASES = "delete from race_leases where holder = $1"
+RELEASE_HOLDER = "delete from lease_holders where holder = $1"
+
+
+class LeaseStore:
+    """The race leases of one process (``holder``), as statements on the pool."""
+
+    def __init__(self, pool: asyncpg.Pool, holder: str) -> None:
+        self.pool = pool
+        self.holder = holder
+
+    @guarded
+    async def take(self, race_id: int) -> str | None:
+        """Take the race's lease if nobody holds it; the holder after the attempt.
+
+        The holder must have renewed (``renew``) for a lease it takes to be good.
+        """
+        holder = await self.pool.fetchval(TAKE, race_id, self.holder)
+        if holder is None:
+            # Another process took it while this statement ran: its snapshot, older than
+            # that insert, saw no lease; a statement of its own sees the new one.
+            holder = await self.pool.fetchval(HOLDER, race_id)
+        return None if holder is None else str(holder)
+
+    @guarded
+    async def renew(self, seconds: float) -> set[int] | None:
+        """Keep every lease of this process good for ``seconds``; when they had run out
+        meanwhile, the races this process still holds (others may have taken some),
+        else None (it holds what it held)."""
+        async with self.pool.acquire() as conn:
+            lapsed = await conn.fetchval(RENEW, self.holder, seconds)
+            await conn.execute(DROP_FINISHED, self.holder)
+            if not lapsed:
+                return None
+            return {int(row["race_id"]) for row in await conn.fetch(HELD, self.holder)}
+
+    @guarded
+    async def take_orphans(self, seconds: float, place: Place, limit: int = 100) -> list[int]:
+        """Take the leases of unfinished races whose owner is gone; their ids."""
+        await self.pool.execute(DROP_GONE_HOLDERS)
+        rows = await self.pool.fetch(
+            TAKE_ORPHANS, self.holder, place.count, place.index, seconds, limit
+        )
+        return [int(row["race_id"]) for row in rows]
+
+    @guarded
+    async def release(self) -> None:
+        """Give up every lease (at a clean stop: another process takes over at once)."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(RELEASE_LEASES, self.holder)
+            await conn.execute(RELEASE_HOLDER, self.holder)

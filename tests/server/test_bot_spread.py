@@ -1,0 +1,63 @@
+"""The bot's races spread over three hosts behind the real HAProxy (bot/spread.py).
+
+With one connection, every race the bot opens lives on the one host that connection
+landed on. With one connection per host, the bot creates its races on each in turn,
+so each host owns a share, and everything about a race goes over its own connection.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from arena_client import SERVICE_TOKEN
+from proxy_hosts import hosts_behind_proxy
+
+from bot.client import Actor
+from bot.spread import SpreadClient
+
+
+@pytest.mark.timeout(90)
+async def test_the_bots_races_live_on_every_host(
+    migrated_database_url: str, tmp_path: Path
+) -> None:
+    events: list[dict[str, Any]] = []
+    async with hosts_behind_proxy(
+        migrated_database_url, tmp_path, service_tokens=SERVICE_TOKEN
+    ) as cluster:
+        client = SpreadClient(
+            f"ws://127.0.0.1:{cluster.proxy_port}/", SERVICE_TOKEN, 3, on_event=events.append
+        )
+        await client.start(timeout=20)
+        try:
+            races = []
+            for number in range(6):
+                creator, rival = (
+                    Actor(100 + number, f"C{number}"),
+                    Actor(200 + number, f"R{number}"),
+                )
+                created = await client.request(
+                    "create_race", creator, variant="klondike", seed=8, countdown_s=0
+                )
+                race = created["race"]["race"]
+                joined = await client.request("join_race", rival, race=race)
+                await client.request("start_race", creator, race=race)
+                races.append((race, rival, joined["race"]["your_game"]))
+            # Created on each connection in turn, so on each host in turn: every host
+            # owns two of the six races.
+            hosts = sorted(race % 3 for race, _, _ in races)
+            assert hosts == [0, 0, 1, 1, 2, 2]
+            for race, rival, game in races:
+                await client.request("move", rival, game=game, text="d")
+                # The race's requests and games ride on the connection that created it.
+                assert client.link_for_race(race) == client.link_for_game(game)
+            for race, _, _ in races:
+                seen = [
+                    e
+                    for e in events
+                    if e["race"] == race and e["event"]["kind"] in ("start", "progress")
+                ]
+                assert seen, race
+        finally:
+            await client.close()

@@ -1,0 +1,98 @@
+"""Race leases in a real PostgreSQL: one holder at a time, renewed, taken over."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from server.core.place import ALONE, Place
+from server.core.race import RaceSettings
+from server.store.leases import LeaseStore
+from server.store.storage import Storage
+
+LEASE = 0.4  # seconds: short, so a lease runs out within the test
+
+
+@pytest.fixture
+async def pool(migrated_database_url: str) -> AsyncIterator[asyncpg.Pool]:
+    async with asyncpg.create_pool(migrated_database_url, min_size=1, max_size=4) as opened:
+        yield opened
+
+
+async def new_race(storage: Storage, place: Place = ALONE) -> int:
+    creator = await storage.create_guest("Ann", "en")
+    return await storage.create_race(
+        creator.player_id, RaceSettings("klondike", {}), 8, "salt", "c", place
+    )
+
+
+async def alive(pool: asyncpg.Pool, holder: str) -> LeaseStore:
+    store = LeaseStore(pool, holder)
+    assert await store.renew(LEASE) == set()  # a first renewal: it holds nothing yet
+    return store
+
+
+async def test_one_holder_at_a_time_until_it_stops_renewing(pool: asyncpg.Pool) -> None:
+    race = await new_race(Storage(pool))
+    first, second = await alive(pool, "first"), await alive(pool, "second")
+    # Both try at once: exactly one holds it, and both are told which.
+    holders = await asyncio.gather(first.take(race), second.take(race))
+    assert holders[0] == holders[1] in ("first", "second")
+    owner, other = (first, second) if holders[0] == "first" else (second, first)
+    assert await owner.take(race) == owner.holder
+    assert await owner.renew(LEASE) is None  # renewed in time: it holds what it held
+    await asyncio.sleep(LEASE * 1.5)  # the owner stops renewing: its leases run out
+    assert await other.renew(LEASE) == set()  # (the other renews: its own are good)
+    assert await other.take(race) == other.holder
+    # The old owner renews late and learns which races it has lost.
+    assert await owner.renew(LEASE) == set()
+    assert await owner.take(race) == other.holder
+
+
+async def test_a_late_renewal_keeps_what_nobody_took(pool: asyncpg.Pool) -> None:
+    storage = Storage(pool)
+    race = await new_race(storage)
+    slow = await alive(pool, "slow")
+    assert await slow.take(race) == "slow"
+    await asyncio.sleep(LEASE * 1.5)
+    assert await slow.renew(LEASE) == {race}
+
+
+async def test_a_dead_owners_races_go_home_first_then_to_anyone(pool: asyncpg.Pool) -> None:
+    storage = Storage(pool)
+    home, away = Place(0, 2), Place(1, 2)
+    race = await new_race(storage, home)
+    assert race % 2 == 0
+    dead = await alive(pool, "dead")
+    assert await dead.take(race) == "dead"
+    stranger, heir = await alive(pool, "stranger"), await alive(pool, "heir")
+    assert await stranger.take_orphans(LEASE, away) == []  # its holder still lives
+    await asyncio.sleep(LEASE * 1.5)
+    # Run out, but only just: the race's home takes it; another process would wait.
+    assert await stranger.take_orphans(LEASE, away) == []
+    assert await heir.renew(LEASE) == set()
+    assert await heir.take_orphans(LEASE, home) == [race]
+    assert await dead.renew(LEASE) == set()
+    # The heir dies too: after a lease and the grace of another, anyone takes it.
+    await asyncio.sleep(LEASE * 2.5)
+    assert await stranger.renew(LEASE) == set()
+    assert await stranger.take_orphans(LEASE, away) == [race]
+
+
+async def test_finished_races_leave_and_a_clean_stop_frees_every_lease(pool: asyncpg.Pool) -> None:
+    storage = Storage(pool)
+    done, running = await new_race(storage), await new_race(storage)
+    leaving = LeaseStore(pool, "leaving")
+    assert await leaving.renew(30) == set()
+    for race in (done, running):
+        assert await leaving.take(race) == "leaving"
+    await pool.execute("update races set state = 'finished' where id = $1", done)
+    assert await leaving.renew(30) is None
+    assert await pool.fetchval("select count(*) from race_leases") == 1
+    await leaving.release()
+    # Freed: another process takes it at once, though it is not the race's home.
+    assert await (await alive(pool, "next")).take_orphans(30, Place(1, 2)) == [running]
+    assert await pool.fetchval("select count(*) from lease_holders") == 1

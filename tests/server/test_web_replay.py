@@ -1,0 +1,163 @@
+"""After a race: replays side by side (the player's game and the winner's).
+
+Bob, a WebSocket test client, wins a Klondike race by the solver's line; the browser
+player draws twice and gives up. The replays are rebuilt in the page from the server's
+records, so each step is held to the engine replaying the same actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arena_client import Client
+from conftest import Connect
+from playwright.async_api import Browser, Page
+from web_browser import DESKTOP, PHONE, board_ready, browser, open_page, page_url, snapshot
+
+from engine import new_game, replay
+from engine.solver import solve
+from server.transport.app import ArenaServer
+
+__all__ = ["browser"]  # the fixture, imported for pytest
+
+SEED = 2  # a Klondike deal the solver wins within a few hundred positions
+
+
+@dataclass
+class Finished:
+    page: Page
+    bob: Client
+    race: int
+    bob_actions: list[str]
+    my_actions: list[str]
+
+
+async def finished_race(
+    browser: Browser, server: ArenaServer, connect: Connect, viewport: dict[str, int]
+) -> Finished:
+    """A race of Bob and the page's guest, won by Bob, shown at its results."""
+    bob = await connect(name="Bob")
+    created = await bob.ok(
+        "create_race", variant="klondike", seed=SEED, countdown_s=0, allow_undo=True
+    )
+    race_id = created["race"]["race"]
+    page = await open_page(browser, page_url(server.url, f"#race={race_id}"), viewport)
+    await page.wait_for_function("() => document.querySelectorAll('.standings li').length === 2")
+    await bob.ok("start_race", race=race_id)
+    await board_ready(page, moves=0)
+    for moves in (1, 2):
+        await page.click('#board .card.back[data-pile="s"]')
+        await board_ready(page, moves=moves)
+    game = new_game("klondike", seed=SEED)
+    bob_actions = [m.notation() for m in solve(game.rules, game.position).moves]
+    for text in bob_actions:
+        await bob.ok("move", game=created["race"]["your_game"], text=text)
+    await page.click('[data-action="resign"]')
+    await page.wait_for_selector("table.ranking")
+    return Finished(page, bob, race_id, bob_actions, ["d", "d"])
+
+
+async def replay_board(page: Page, which: str) -> dict[str, Any]:
+    """The face-up cards per pile and the backs of one replay board."""
+    result: dict[str, Any] = await page.evaluate(
+        """which => {
+        const piles = {};
+        let backs = 0;
+        for (const el of document.querySelectorAll(`[data-replay-board="${which}"] .card`)) {
+          if (el.classList.contains('back')) { if (el.dataset.pile !== 's') backs += 1; continue; }
+          const pile = el.dataset.pile || 'other';
+          (piles[pile] = piles[pile] || []).push(el.dataset.card);
+        }
+        return {piles, backs};
+    }""",
+        which,
+    )
+    return result
+
+
+def expected(actions: list[str]) -> dict[str, Any]:
+    view: Any = replay("klondike", SEED, {}, actions).view()
+    piles = {f"c{i}": c["up"] for i, c in enumerate(view["tableau"], start=1) if c["up"]}
+    return {"piles": piles, "backs": sum(c["down"] for c in view["tableau"])}
+
+
+def columns_of(drawn: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "piles": {k: v for k, v in drawn["piles"].items() if k.startswith("c")},
+        "backs": drawn["backs"],
+    }
+
+
+async def step_shown(page: Page, n: int, total: int) -> None:
+    await page.wait_for_function(
+        "t => document.querySelector('[data-replay-step]')?.textContent === t",
+        arg=f"Step {n} of {total}",
+    )
+
+
+async def test_replays_of_mine_and_the_winners_side_by_side(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    done = await finished_race(browser, server, connect, DESKTOP)
+    page = done.page
+    await page.click('[data-action="replay"]')
+    await page.wait_for_selector('[data-replay-board="winner"] .card')
+    assert page.url.endswith(f"#replay={done.race}")
+    total = len(done.bob_actions)
+    await step_shown(page, 0, total)
+    captions = await page.eval_on_selector_all("figcaption", "els => els.map(e => e.textContent)")
+    assert captions == ["Your game", "Bob, the winner"]
+    deal = expected([])
+    assert columns_of(await replay_board(page, "mine")) == deal
+    assert columns_of(await replay_board(page, "winner")) == deal
+    # Side by side on a desktop.
+    mine = await page.locator('[data-replay-board="mine"]').bounding_box()
+    winner = await page.locator('[data-replay-board="winner"]').bounding_box()
+    assert mine is not None and winner is not None and winner["x"] > mine["x"] + mine["width"] - 1
+
+    for n in (1, 2, 3):
+        await page.click('[data-step="next"]')
+        await step_shown(page, n, total)
+        assert columns_of(await replay_board(page, "winner")) == expected(done.bob_actions[:n])
+        assert columns_of(await replay_board(page, "mine")) == expected(done.my_actions[:n])
+    await page.click('[data-step="last"]')
+    await step_shown(page, total, total)
+    winner_end = await replay_board(page, "winner")
+    assert sorted(winner_end["piles"][f"f{i}"][0] for i in range(1, 5)) == sorted(
+        ["Kc", "Kd", "Kh", "Ks"]
+    )
+    assert winner_end["backs"] == 0
+    await page.click('[data-step="back"]')
+    await step_shown(page, total - 1, total)
+    assert columns_of(await replay_board(page, "winner")) == expected(done.bob_actions[:-1])
+    await snapshot(page, "replay-desktop")
+    await page.click('[data-step="first"]')
+    await step_shown(page, 0, total)
+    # The keys step too.
+    await page.keyboard.press("ArrowRight")
+    await step_shown(page, 1, total)
+    await page.keyboard.press("End")
+    await step_shown(page, total, total)
+    await page.keyboard.press("Home")
+    await step_shown(page, 0, total)
+    # Play runs on by itself.
+    await page.click('[data-step="play"]')
+    await step_shown(page, 2, total)
+    await page.click('[data-step="play"]')
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_replays_stack_on_a_phone(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    done = await finished_race(browser, server, connect, PHONE)
+    page = done.page
+    await page.click('[data-action="replay"]')
+    await page.wait_for_selector('[data-replay-board="winner"] .card')
+    await page.click('[data-step="last"]')
+    mine = await page.locator('[data-replay-board="mine"]').bounding_box()
+    winner = await page.locator('[data-replay-board="winner"]').bounding_box()
+    assert mine is not None and winner is not None and winner["y"] >= mine["y"] + mine["height"]
+    await snapshot(page, "replay-phone")
+    assert page.errors == []  # type: ignore[attr-defined]
