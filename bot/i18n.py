@@ -157,6 +157,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "{foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",
         "{foundation} {foundation|Karte|Karten} oben, {moves} {moves|Zug|Züge}",
     ),
+    "rematch_joined": (
+        "{name} joins the rematch, race #{race}.",
+        "{name} ist bei der Revanche dabei, Rennen #{race}.",
+    ),
     "race_more": ("… and {count} more", "… und {count} weitere"),
     "standing_line": (
         "{rank}. {name}: {foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",

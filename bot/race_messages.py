@@ -20,7 +20,7 @@ from bot.answers import Interaction, answering, send
 from bot.boards import Boards, shared
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
-from bot.races import render_race
+from bot.races import plain_name, render_race
 from bot.render import format_time
 from bot.views import race_view
 from server import protocol as p
@@ -84,23 +84,6 @@ class Herald:
         if send is None:
             raise LookupError("no channel to post in")
         return await send(content, view=view, allowed_mentions=mentions)
-
-
-def rematch_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A rematch's settings: the race's own, on a new secret deal (so it is ranked again
-    unless the solver helps)."""
-    keep = (
-        "variant",
-        "options",
-        "max_players",
-        "start",
-        "countdown_s",
-        "time_limit_s",
-        "allow_undo",
-        "allow_hints",
-        "solver_help",
-    )
-    return {key: settings[key] for key in keep if settings.get(key) is not None}
 
 
 def share_line(info: p.RaceInfo, mine: p.Ranked, locale: str) -> str:
@@ -217,9 +200,8 @@ class RaceMessages(Boards):
     async def race_press(self, interaction: Interaction, race: int, op: str) -> None:
         """A button of a race message: Join, Leave, Start, Open my board; at the end
         Play this deal, Rematch, Share."""
-        if op == "rematch":  # its public response is the new race's message
-            info = await self._race_info(interaction, race)
-            await self.open_race(interaction, rematch_settings(info["settings"]))
+        if op == "rematch":
+            await self.rematch(interaction, race)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
@@ -234,6 +216,35 @@ class RaceMessages(Boards):
         key = {"join": "joined", "leave": "left", "start": "started"}[op]
         await send(interaction, text(actor.locale, key, race=race))
         self.desk.herald(race, Herald(interaction))  # answered: its followups are free now
+
+    async def rematch(self, interaction: Interaction, race: int) -> None:
+        """Rematch: the server's ``rematch`` (same settings, a new deal): the first racer
+        to press opens it, and the press's public response becomes its race message; a
+        racer pressing later joins that race, and their response says so in one line."""
+        info = await self._race_info(interaction, race)
+        if info.get("your_game") is None:  # only its racers may ask (the server agrees)
+            await send(interaction, text(locale_of(interaction.locale), "not_racing"))
+            return
+        locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
+        await interaction.response.defer(thinking=True)
+        actor = self.actor(interaction)
+        reply = await self.client.request("rematch", actor, race=race)
+        new = reply["race"]
+        self.desk.on_race(new)
+        entry = self.desk.races.get(new["race"])
+        if entry is not None and entry.message is not None:  # another press opened it
+            line = text(locale, "rematch_joined", name=plain_name(actor.name), race=new["race"])
+            await interaction.edit_original_response(content=line, view=None)
+        else:
+            state = self.desk.state(new["race"])
+            assert state is not None
+            sent = await interaction.edit_original_response(
+                content=render_race(state, locale),
+                view=race_view(state.race, state.state, locale, state.start_mode),
+            )
+            self.desk.attach(new["race"], editable(interaction.channel, sent), locale)
+            self.desk.herald(new["race"], Herald(interaction))
+        self.desk.racer(new["race"], actor.user_id, racing=True)
 
     async def _race_info(self, interaction: Interaction, race: int) -> dict[str, Any]:
         """The race's state as the presser may see it; a race message from before a

@@ -183,3 +183,12 @@ async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_
     new = bot.desk.state(2)
     assert new is not None and new.info.settings.countdown_s == 2
     assert new.info.settings.variant == "yukon" and new.info.settings.ranked
+    # Alice presses Rematch too: she joins that race, no second race is opened.
+    again = await press(bot.fake, ALICE, lobby, "Rematch", channel=channel)
+    [line] = again.sent
+    assert line.view is None and line.content == "Alice joins the rematch, race #2."
+    await until(lambda: "Bernd, Alice" in second.content, "Alice in the rematch's lobby")
+    assert 3 not in bot.desk.races
+    # Someone who did not race is told so, privately, and opens nothing.
+    outsider = await press(bot.fake, FakeUser(503, "Cleo"), lobby, "Rematch", channel=channel)
+    assert outsider.sent[0].ephemeral and "not in this race" in outsider.sent[0].content
