@@ -5,7 +5,11 @@ through the bot's own board buttons, pressed as discord.py dispatches them (the 
 fakes, tests/bot/discord_fakes.py), against a real race server over a throwaway
 database of the local PostgreSQL, and counts the calls each press makes to Discord
 (defer, edit, first response...). Prints presses, moves, presses per move and Discord
-calls per press for each variant, and the calls seen. ``--budget`` is how long a press
+calls per press for each variant, and the calls seen: once for a player with the board's
+defaults (a pile's only legal move plays on the first tap, else source then target),
+and once with the one-tap option (``/solitaire options one_tap:true``: a tap plays
+wherever the server's one-tap rule puts it; when that is not the line's move the player
+presses Undo, which selects the pile again, and taps the target). ``--budget`` is how long a press
 waits for the server before it defers (0: always defer first).
 
     .venv/bin/python bench/press_calls.py [--budget 2.0]
@@ -30,6 +34,7 @@ from discord_fakes import FakeBot, FakeInteraction, FakeUser  # noqa: E402
 from press_line import play_line  # noqa: E402
 
 import engine  # noqa: E402
+from bot.boards import Prefs  # noqa: E402
 from bot.client import ArenaClient  # noqa: E402
 from bot.desk import RaceDesk  # noqa: E402
 from bot.fair_use import Cooldown  # noqa: E402
@@ -55,6 +60,7 @@ async def run(admin_url: str, budget: float) -> None:
             fake = FakeBot(table)
             print(
                 f"{'variant':<11} {'moves':>6} {'presses':>8} {'press/move':>10}"
+                f" {'calls/press':>11} {'one-tap presses':>15} {'press/move':>10}"
                 f" {'calls/press':>11}"
             )
             total: Counter[str] = Counter()
@@ -62,20 +68,23 @@ async def run(admin_url: str, budget: float) -> None:
             for number, (variant, seeds) in enumerate(WON_SEEDS.items()):
                 seed = seeds[0]
                 line = won_line(variant, seed)
-                user = FakeUser(5000 + number, f"Bench {variant}")
-                start = FakeInteraction(fake, user)
-                await table.practice(start, variant, engine.deal_code(seed))
-                [board] = start.sent
-                calls: Counter[str] = Counter()
-                presses = await play_line(fake, user, board, line, calls)
-                assert board.view is None, board.content  # won: no buttons left
-                made = calls.total()
-                print(
-                    f"{variant:<11} {len(line):>6} {presses:>8} {presses / len(line):>10.2f}"
-                    f" {made / presses:>11.2f}"
-                )
-                total.update(calls)
-                total_presses += presses
+                row = f"{variant:<11} {len(line):>6}"
+                for mode, one_tap in enumerate((False, True)):
+                    user = FakeUser(5000 + 2 * number + mode, f"Bench {variant}")
+                    table.prefs[user.id] = Prefs(one_tap=one_tap)
+                    start = FakeInteraction(fake, user)
+                    await table.practice(start, variant, engine.deal_code(seed))
+                    [board] = start.sent
+                    calls: Counter[str] = Counter()
+                    game = engine.new_game(variant, seed=seed) if one_tap else None
+                    presses = await play_line(fake, user, board, line, calls, game)
+                    assert board.labels() == ["Share"], board.content  # won
+                    made = calls.total()
+                    row += f" {presses:>{15 if one_tap else 8}} {presses / len(line):>10.2f}"
+                    row += f" {made / presses:>11.2f}"
+                    total.update(calls)
+                    total_presses += presses
+                print(row)
             await client.close()
     print(f"all: {total_presses} presses, calls {dict(total)}")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -25,15 +26,18 @@ from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
-from bot.i18n import error_text, locale_of, text
-from bot.render import TEXT_SUITS, render_board
-from bot.views import BoardOp, board_view, split_selection
+from bot.i18n import error_text, locale_of, text, variant_name
+from bot.moves_text import safe_home_moves
+from bot.render import TEXT_SUITS, card_text, format_time, game_time, render_board
+from bot.views import BoardOp, MoveModal, board_view, split_selection
 
 log = logging.getLogger(__name__)
 
 # Redraws one board message in place: edit(content, view).
 BoardEdit = Callable[[str, Any], Awaitable[Any]]
 MAX_BOARDS = 10_000  # boards remembered for unasked redraws (a bot's active games)
+# Seconds a board message stays editable through its interaction (Discord: 15 minutes).
+EDIT_LIFETIME = 14 * 60.0
 # Seconds a press waits for the server before it defers: Discord wants the first
 # response within 3 s of the press, and the edit after a defer costs a second call.
 ANSWER_BUDGET = 2.0
@@ -42,6 +46,12 @@ ANSWER_BUDGET = 2.0
 def wall_ms() -> int:
     """The bot's clock: milliseconds since the epoch, comparable with server times."""
     return time.time_ns() // 1_000_000
+
+
+def typed_text(raw: str) -> str:
+    """A typed move as it goes to the server: trimmed, at most 100 characters, and never
+    read as a board button's "pick the card" target (which starts with ``?``)."""
+    return raw.strip()[:100].lstrip("?") or "-"
 
 
 def new_move_id() -> str:
@@ -58,6 +68,16 @@ class Pressed:
     notice: str | None = None
     confirm_resign: bool = False
     target: str | None = None
+    hint: str | None = None  # a hinted move, lit on the board and played by one tap
+    undo_to: str = ""  # a one-tap move's source, selected again by the next Undo
+
+
+@dataclass
+class Prefs:
+    """A player's board options (``/solitaire options``)."""
+
+    one_tap: bool = False  # a tap plays wherever it fits (the server's one-tap rule)
+    auto_home: bool = False  # safe cards go to the foundations by themselves
 
 
 # One press: (client, who pressed, game, the button's arg, the board's selection).
@@ -77,7 +97,11 @@ async def _select(client: ArenaClient, actor: Actor, game: int, arg: str, sel: s
 
 async def _target(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
     if not arg.startswith("?"):
-        return await _move(client, actor, game, arg)
+        pressed = await _move(client, actor, game, arg)
+        source = arg.partition(":")[0]
+        if re.fullmatch(r"\d+|w|f\d", source):  # a source alone: the one-tap rule chose
+            pressed.undo_to = source
+        return pressed
     # Several cards of the source reach the target: the menu offers them. (A bare "?"
     # comes from a board drawn before targets carried their pile.)
     target = arg[1:] or None
@@ -99,7 +123,11 @@ async def _draw(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
 
 
 async def _undo(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await client.request("undo", actor, game=game, move_id=new_move_id()))
+    reply = await client.request("undo", actor, game=game, move_id=new_move_id())
+    # After a one-tap move, Undo selects its source again: the next tap picks the target.
+    keep = arg if arg in (reply["view"].get("legal_moves") or {}) else ""
+    notice = text(actor.locale, "selected", source=arg) if keep else None
+    return Pressed(reply, sel=keep, notice=notice)
 
 
 async def _jump_back(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
@@ -110,7 +138,55 @@ async def _hint(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
     reply = await client.request("hint", actor, game=game)
     hint = reply.get("hint")
     notice = text(actor.locale, "hint_is", move=hint) if hint else text(actor.locale, "no_hint")
-    return Pressed(reply, notice=notice)
+    # The hint is lit: its source selected, its target ready to play it in one tap.
+    sel = ""
+    if hint and ">" in hint:
+        head = hint.split(">")[0]
+        source, _, size = head.partition(":")
+        sel = f"{source}.{size}" if size else source
+    return Pressed(reply, sel=sel, notice=notice, hint=hint)
+
+
+async def _share(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    reply = await _view(client, actor, game)
+    line = won_line(reply, actor.locale, daily=arg or None)
+    return Pressed(reply, notice=shared(line, actor.locale) if line else None)
+
+
+def _top_card(view: Mapping[str, Any], source: str) -> str | None:
+    if source == "w":
+        visible = (view.get("waste") or {}).get("visible") or []
+        return visible[-1] if visible else None
+    if source.isdigit():
+        up = view["tableau"][int(source) - 1]["up"]
+        return up[-1] if up else None
+    return None
+
+
+def won_line(reply: Mapping[str, Any], locale: str, daily: str | None = None) -> str | None:
+    """A won game as a line to share, spoiler-free: what was played (the daily and its
+    date, the race, or the deal code), the time and the moves; None unless won."""
+    view = reply["view"]
+    if view.get("status") != "won" and view.get("outcome") != "won":
+        return None
+    variant = variant_name(locale, view["variant"])
+    if daily:
+        what = text(locale, "share_daily", variant=variant, date=daily)
+    elif reply.get("race"):
+        what = text(locale, "race_title", race=reply["race"], variant=variant)
+    elif view.get("deal_code"):
+        what = text(locale, "share_deal", variant=variant, code=view["deal_code"])
+    else:
+        what = variant
+    moves = (view.get("counters") or {}).get("moves", 0)
+    played = game_time(view, None)
+    result = text(locale, "share_won", time=format_time(played or 0), moves=moves)
+    return text(locale, "share_game", what=what, result=result)
+
+
+def shared(line: str, locale: str) -> str:
+    """A line to copy: in a code block (no emoji in it, which code blocks would not show)."""
+    return f"{text(locale, 'share_intro')}\n```\n{line}\n```"
 
 
 async def _finish(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
@@ -143,6 +219,7 @@ PRESSES: Mapping[BoardOp, Press] = {
     BoardOp.FINISH: _finish,
     BoardOp.RESIGN: _resign,
     BoardOp.RESIGN_CONFIRMED: _resign_confirmed,
+    BoardOp.SHARE: _share,
 }
 
 
@@ -170,12 +247,17 @@ class Boards:
         # Each game's last board message, for redrawing it when the server says
         # something unasked; and the games the server proved lost where they stand.
         self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
+        self.board_until: dict[int, float] = {}  # game → until when its board is editable
         self.lost: set[int] = set()
+        self.race_of: dict[int, int] = {}  # game → its race, to redraw boards at the start
+        self.dailies: dict[int, str] = {}  # game → the day of its daily deal, for Share
+        self.prefs: dict[int, Prefs] = {}  # Discord user → board options (kept in memory)
         # How boards write the suits: the application's card emoji once installed
         # (bot/card_emoji.py), else the text marks.
         self.suits: Mapping[str, str] = TEXT_SUITS
         self._redraws: set[asyncio.Task[None]] = set()
         client.on_notice = self.on_notice
+        desk.on_start = self.race_started
 
     def actor(self, interaction: Interaction) -> Actor:
         """The Discord user of ``interaction`` as the server's principal."""
@@ -207,6 +289,9 @@ class Boards:
         notice: str | None = None,
         confirm_resign: bool = False,
         target: str | None = None,
+        hint: str | None = None,
+        undo_to: str = "",
+        user: int | None = None,
     ) -> tuple[str, discord.ui.View | None]:
         """The board message (text and buttons) from a server reply carrying a view;
         ``target``: a column the selected source reaches with several cards, whose
@@ -217,6 +302,10 @@ class Boards:
         if lost and notice is None:
             notice = text(locale, "lost_notice")
         view = reply["view"]
+        if reply.get("race"):
+            if game not in self.race_of and len(self.race_of) >= MAX_BOARDS:
+                self.race_of.clear()
+            self.race_of[game] = reply["race"]
         race = self.desk.state(reply["race"]) if reply.get("race") else None
         now = self.clock()
         elapsed = None
@@ -244,13 +333,56 @@ class Boards:
             allow_hints=race.allow_hints if race else True,
             lost=lost,
             target=target,
+            daily=self.dailies.get(game),
+            # One tap plays at once only where Undo can put a wrong guess right.
+            one_tap=self.prefs_of(user).one_tap and (race.allow_undo if race else True),
+            hint=hint,
+            undo_to=undo_to,
         )
         return content, buttons
 
-    def _remember(self, game: int, actor: Actor, edit: BoardEdit) -> None:
+    def prefs_of(self, user: int | None) -> Prefs:
+        """The board options of Discord user ``user`` (the defaults for nobody)."""
+        return self.prefs.get(user, Prefs()) if user is not None else Prefs()
+
+    def draw(self, game: int, pressed: Pressed, actor: Actor) -> tuple[str, Any]:
+        """The board a press led to, for the user who pressed."""
+        return self.board(
+            game,
+            pressed.reply,
+            actor.locale,
+            sel=pressed.sel,
+            notice=pressed.notice,
+            confirm_resign=pressed.confirm_resign,
+            target=pressed.target,
+            hint=pressed.hint,
+            undo_to=pressed.undo_to,
+            user=actor.user_id,
+        )
+
+    def _remember(
+        self, game: int, actor: Actor, edit: BoardEdit, lasts: float = EDIT_LIFETIME
+    ) -> None:
+        """Keep how to edit ``game``'s last board, for ``lasts`` seconds (an interaction's
+        message can be edited for 15 minutes, a DM message always)."""
         if game not in self.boards and len(self.boards) >= MAX_BOARDS:
             self.boards.clear()  # forgetting costs only an unasked redraw
+            self.board_until.clear()
         self.boards[game] = (actor, edit)
+        self.board_until[game] = self.monotonic() + lasts
+
+    async def edit_board(self, game: int, content: str, view: Any) -> bool:
+        """Edit ``game``'s last board in place; False when there is none the bot may still
+        edit (then the caller posts a new one)."""
+        known = self.boards.get(game)
+        if known is None or self.board_until.get(game, 0.0) <= self.monotonic():
+            return False
+        try:
+            await known[1](content, view)
+        except discord.HTTPException as err:
+            log.info("board of game %s no longer editable: %s", game, err)
+            return False
+        return True
 
     def on_notice(self, message: Mapping[str, Any]) -> None:
         """The server's unasked word about a game: the solver proved it lost where it
@@ -260,6 +392,15 @@ class Boards:
             return
         game = message["game"]
         self.lost.add(game)
+        self._schedule_redraw(game)
+
+    def race_started(self, race: int) -> None:
+        """``race`` started: boards its racers opened in the countdown (face down) are
+        redrawn live, so the first tap is already a move."""
+        for game in [g for g, r in self.race_of.items() if r == race]:
+            self._schedule_redraw(game)
+
+    def _schedule_redraw(self, game: int) -> None:
         known = self.boards.get(game)
         if known is None:
             return
@@ -269,7 +410,7 @@ class Boards:
 
     async def _redraw(self, game: int, actor: Actor, edit: BoardEdit) -> None:
         reply = await _view(self.client, actor, game)
-        content, view = self.board(game, reply, actor.locale)
+        content, view = self.board(game, reply, actor.locale, user=actor.user_id)
         await edit(content, view)
 
     def _redrawn(self, task: asyncio.Task[None]) -> None:
@@ -289,7 +430,7 @@ class Boards:
         if reply is None:
             reply = await _view(self.client, actor, game)
         self.games[actor.user_id] = game
-        content, view = self.board(game, reply, actor.locale, notice=notice)
+        content, view = self.board(game, reply, actor.locale, notice=notice, user=actor.user_id)
         message = await send(interaction, content, view=view)
         if message is not None:
             self._remember(game, actor, lambda c, v: message.edit(content=c, view=v))
@@ -306,6 +447,24 @@ class Boards:
         """
         actor = self.actor(interaction)
         self.games[actor.user_id] = game
+        if op is BoardOp.TYPE:  # the form's answer edits this board (``modal_move``)
+            await interaction.response.send_modal(MoveModal(game, actor.locale))
+            return
+        await self._answer(interaction, actor, game, op, arg, sel)
+
+    @answering
+    async def modal_move(self, interaction: Interaction, game: int, move: str) -> None:
+        """A move typed in the board's form: played, and the board it came from edited
+        in the form's one response (a defer first only when the server is slow)."""
+        actor = self.actor(interaction)
+        self.games[actor.user_id] = game
+        await self._answer(interaction, actor, game, BoardOp.TARGET, typed_text(move), "")
+
+    async def _answer(
+        self, interaction: Interaction, actor: Actor, game: int, op: BoardOp, arg: str, sel: str
+    ) -> None:
+        """Do the press and redraw the pressed board in one response when the server
+        answers within ``answer_budget``; else defer first (Discord allows 3 s), then edit."""
         pressing = asyncio.ensure_future(self.press(actor, game, op, arg, sel))
         try:
             done, _ = await asyncio.wait({pressing}, timeout=self.answer_budget)
@@ -314,15 +473,7 @@ class Boards:
             pressed = await pressing
         finally:
             pressing.cancel()  # a no-op once done; else nobody waits for it any more
-        content, view = self.board(
-            game,
-            pressed.reply,
-            actor.locale,
-            sel=pressed.sel,
-            notice=pressed.notice,
-            confirm_resign=pressed.confirm_resign,
-            target=pressed.target,
-        )
+        content, view = self.draw(game, pressed, actor)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=content, view=view)
         else:
@@ -336,7 +487,10 @@ class Boards:
         with the reason above it (the refusal itself escapes only when even the board
         cannot be had)."""
         try:
-            return await PRESSES[op](self.client, actor, game, arg, sel)
+            pressed = await PRESSES[op](self.client, actor, game, arg, sel)
+            if self.prefs_of(actor.user_id).auto_home and pressed.reply.get("played"):
+                await self.send_home(actor, game, pressed)
+            return pressed
         except ServerError as err:
             notice = "⚠️ " + error_text(actor.locale, err.code, err.message)
             if err.view is not None:
@@ -346,6 +500,33 @@ class Boards:
             except ServerError:
                 raise err from None
             return Pressed(reply, notice=notice)
+
+    async def send_home(self, actor: Actor, game: int, pressed: Pressed) -> None:
+        """Play the safe foundation moves one by one (the player's option), so ``pressed``
+        ends on the position after them, with a notice naming the cards sent home."""
+        cards: list[str] = []
+        for _ in range(52):
+            view = pressed.reply["view"]
+            if view.get("status", "playing") != "playing":
+                break
+            safe = safe_home_moves(view)
+            if not safe:
+                break
+            source = safe[0].split(">")[0]
+            card = _top_card(view, source)
+            try:
+                reply = await self.client.request(
+                    "move", actor, game=game, text=safe[0], move_id=new_move_id()
+                )
+            except ServerError:
+                break  # the server said no: the board shows where it stands
+            pressed.reply = reply
+            if card:
+                cards.append(card_text(card, locale=actor.locale))
+        if cards:
+            sent = text(actor.locale, "sent_home", cards=" ".join(cards))
+            pressed.notice = f"{pressed.notice}\n{sent}" if pressed.notice else sent
+            pressed.sel, pressed.hint, pressed.undo_to = "", None, ""
 
     async def current_game(self, interaction: Interaction) -> int | None:
         """The game the user of ``interaction`` plays now: the one the bot remembers, else

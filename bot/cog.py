@@ -167,7 +167,20 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice[str]]:
         moves = await self.table.move_choices(interaction, current)
-        return [Choice(name=m, value=m) for m in moves]
+        return [Choice(name=name, value=move) for name, move in moves]
+
+    @app_commands.command(name="options", description="My board options")
+    @app_commands.describe(
+        one_tap="A tap plays the card wherever it fits (Undo puts a wrong one right)",
+        auto_home="Safe cards go to the foundations by themselves",
+    )
+    async def options(
+        self,
+        interaction: discord.Interaction[Any],
+        one_tap: bool | None = None,
+        auto_home: bool | None = None,
+    ) -> None:
+        await self.table.options(interaction, one_tap, auto_home)
 
     @app_commands.command(name="undo", description="Take back my last move")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:

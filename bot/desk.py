@@ -14,15 +14,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import discord
 
 from bot.coalesce import EditCoalescer
+from bot.i18n import text
 from bot.races import RaceState, render_race
-from bot.views import race_view
+from bot.views import race_view, start_view
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +34,22 @@ class RaceMessage(Protocol):
     async def edit(self, *, content: str, view: Any) -> Any: ...
 
 
+# Posts a new message in a race's channel (content, view); the start's mention.
+Herald = Callable[[str, Any], Awaitable[Any]]
+
+
 @dataclass
 class DeskEntry:
-    """One race the desk follows: its state, its message and the message's language."""
+    """One race the desk follows: its state, its message and the message's language; the
+    Discord users racing in it through this bot (to mention at the start) and how to post
+    that mention."""
 
     state: RaceState
     locale: str = "en"
     message: RaceMessage | None = None
+    racers: dict[int, None] = field(default_factory=dict)
+    herald: Herald | None = None
+    mention_due: bool = False
 
 
 class RaceDesk:
@@ -50,6 +60,9 @@ class RaceDesk:
         self.coalescer: EditCoalescer[int] = EditCoalescer(interval)
         self.clock = clock
         self.edits = 0  # message edits made, for operators and tests
+        self.mentions = 0  # start mentions posted
+        # Called with a race's id when it starts (boards opened in the countdown go live).
+        self.on_start: Callable[[int], None] | None = None
         self._wake = asyncio.Event()
 
     # ------------------------------------------------------------ input
@@ -69,7 +82,27 @@ class RaceDesk:
         """A race event arrived; races the desk does not follow are ignored."""
         entry = self.races.get(event["race"])
         if entry is not None and entry.state.apply(event):
+            if event["event"].get("kind") == "start":
+                entry.mention_due = bool(entry.racers)
+                if self.on_start is not None:
+                    self.on_start(event["race"])
             self._mark(event["race"])
+
+    def racer(self, race: int, user_id: int, *, racing: bool) -> None:
+        """The Discord user ``user_id`` joined (``racing``) or left ``race`` through this bot."""
+        entry = self.races.get(race)
+        if entry is None:
+            return
+        if racing:
+            entry.racers[user_id] = None
+        else:
+            entry.racers.pop(user_id, None)
+
+    def herald(self, race: int, herald: Herald) -> None:
+        """Post ``race``'s start mention with ``herald`` (the freshest way to post there)."""
+        entry = self.races.get(race)
+        if entry is not None:
+            entry.herald = herald
 
     def attach(self, race: int, message: RaceMessage, locale: str) -> None:
         """Show ``race`` in ``message`` from now on (its state must be known)."""
@@ -115,6 +148,22 @@ class RaceDesk:
             self.edits += 1
         except discord.HTTPException as err:
             log.warning("cannot edit the message of race %s: %s", race, err)
+        if entry.mention_due:
+            entry.mention_due = False
+            await self._mention(race, entry)
         if state.state == "finished":
             self.coalescer.forget(race)
             del self.races[race]
+
+    async def _mention(self, race: int, entry: DeskEntry) -> None:
+        """Ping the racers once the race starts: edits never notify anyone, so this is a
+        message of its own, naming only the users who raced through this bot."""
+        if entry.herald is None:
+            return
+        mentions = " ".join(f"<@{user}>" for user in entry.racers)
+        content = text(entry.locale, "race_started_ping", race=race, mentions=mentions)
+        try:
+            await entry.herald(content[:2000], start_view(race, entry.locale))
+            self.mentions += 1
+        except (discord.HTTPException, LookupError) as err:
+            log.warning("cannot mention the racers of race %s: %s", race, err)

@@ -76,6 +76,8 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         " Zug springen oder aufgeben.",
     ),
     "played": ("Played {moves}", "Gespielt: {moves}"),
+    "onto": ("onto {card}", "auf {card}"),
+    "empty_column": ("empty column", "leere Spalte"),
     # buttons
     "btn_draw": ("Draw", "Ziehen"),
     "btn_deal": ("Deal", "Geben"),
@@ -89,7 +91,26 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "btn_leave": ("Leave", "Verlassen"),
     "btn_start": ("Start", "Starten"),
     "btn_board": ("Open my board", "Mein Spielfeld"),
+    "btn_play_deal": ("Play this deal", "Dieses Spiel spielen"),
+    "btn_rematch": ("Rematch", "Revanche"),
+    "btn_share": ("Share", "Teilen"),
+    "btn_type": ("Type a move", "Zug tippen"),
+    "type_title": ("Type a move", "Zug tippen"),
+    "type_label": ("Move", "Zug"),
+    "type_placeholder": ("7 3 · w f · 9h 3 · d · undo", "7 3 · w f · 9h 3 · d · zurück"),
+    "board_updated": (
+        "Played {moves}: your board is up to date.",
+        "Gespielt: {moves}. Dein Spielfeld ist aktuell.",
+    ),
+    "sent_home": ("Sent home: {cards}", "Nach oben gelegt: {cards}"),
+    "options_now": (
+        "Your board options: tap plays wherever it fits {one_tap} · safe cards go home"
+        " by themselves {auto_home}.",
+        "Deine Spielfeld-Optionen: Tippen legt, wohin es passt {one_tap} · sichere Karten"
+        " gehen von selbst nach oben {auto_home}.",
+    ),
     "waste_short": ("Waste", "Ablage"),
+    "empty_pile": ("Empty {number}", "Leer {number}"),
     "foundation_short": ("Foundation", "Fundament"),
     # the race message
     "race_title": ("Race #{race}: {variant}", "Rennen #{race}: {variant}"),
@@ -104,10 +125,43 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "race_ends": ("Time limit {when}.", "Zeitlimit {when}."),
     "race_over": ("Race over.", "Rennen beendet."),
     "race_over_time": ("Race over: time is up.", "Rennen beendet: die Zeit ist um."),
-    "race_seed": (
-        "Seed {seed} (commitment {commitment}) — check the deal yourself.",
-        "Seed {seed} (Zusage {commitment}) — prüfe das Spiel selbst.",
+    "race_deal": (
+        "Deal **{code}**: play it with the button or `/solitaire play deal:{code}` · "
+        "seed {seed}, commitment {commitment}… (check it yourself)",
+        "Spiel **{code}**: spiel es mit dem Knopf oder `/solitaire spielen spielcode:{code}` · "
+        "Seed {seed}, Zusage {commitment}… (prüfe es selbst)",
     ),
+    "race_started_ping": (
+        "🏁 Race #{race} is on: {mentions}",
+        "🏁 Rennen #{race} läuft: {mentions}",
+    ),
+    "board_before_start": (
+        "The race starts {when}: the cards turn up then, on this board.",
+        "Das Rennen startet {when}: dann drehen sich hier die Karten um.",
+    ),
+    "share_intro": ("Copy and share (no cards in it):", "Kopieren und teilen (ohne Karten):"),
+    "share_race": (
+        "Solitaire Arena · race #{race} · {variant} · deal {code} · place {place} of {count}"
+        " · {result}",
+        "Solitaire Arena · Rennen #{race} · {variant} · Spiel {code} · Platz {place} von"
+        " {count} · {result}",
+    ),
+    "share_game": ("Solitaire Arena · {what} · {result}", "Solitaire Arena · {what} · {result}"),
+    "share_daily": ("daily {variant} {date}", "Tagesspiel {variant} {date}"),
+    "share_deal": ("{variant} · deal {code}", "{variant} · Spiel {code}"),
+    "share_won": (
+        "won in {time}, {moves} {moves|move|moves}",
+        "gewonnen in {time}, {moves} {moves|Zug|Züge}",
+    ),
+    "share_unfinished": (
+        "{foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",
+        "{foundation} {foundation|Karte|Karten} oben, {moves} {moves|Zug|Züge}",
+    ),
+    "rematch_joined": (
+        "{name} joins the rematch, race #{race}.",
+        "{name} ist bei der Revanche dabei, Rennen #{race}.",
+    ),
+    "race_more": ("… and {count} more", "… und {count} weitere"),
     "standing_line": (
         "{rank}. {name}: {foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",
         "{rank}. {name}: {foundation} {foundation|Karte|Karten} oben, {moves} {moves|Zug|Züge}",
@@ -188,7 +242,9 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Each line is a column, numbered 1️⃣ to 🔟; its last card is the one you can play. "
         "🟦 is a face-down card. Hearts ♡ and diamonds ♢ are red, spades ♠\ufe0e and "
         "clubs ♣\ufe0e black (grey marks). The line above the columns shows "
-        "the stock, the waste (its last card is playable) and the foundations.\n"
+        "the stock, the waste (its last card is playable) and the foundations; the line "
+        "under them the time, moves, score, undos ↶ and hints 💡. 🟦×5 is five face-down "
+        "cards, K♠\ufe0e–8♠\ufe0e a run of one suit, ↳7 column 7 going on.\n"
         "**How to move**\nTap a column (or Waste / a foundation), then the target that lights "
         "up. Or type a move with /solitaire move, or just send it to me in a DM:\n"
         "• `7 3` or `7>3`: top card of column 7 onto column 3\n"
@@ -199,7 +255,9 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Jede Zeile ist eine Spalte, nummeriert 1️⃣ bis 🔟; ihre letzte Karte ist spielbar. "
         "🟦 ist eine verdeckte Karte. Herz ♡ und Karo ♢ sind rot, Pik ♠\ufe0e und "
         "Kreuz ♣\ufe0e schwarz (graue Zeichen). Die Zeile über den Spalten "
-        "zeigt Talon, Ablage (ihre letzte Karte ist spielbar) und Fundamente.\n"
+        "zeigt Talon, Ablage (ihre letzte Karte ist spielbar) und Fundamente, die Zeile "
+        "darunter Zeit, Züge, Punkte, Rücknahmen ↶ und Tipps 💡. 🟦×5 sind fünf verdeckte "
+        "Karten, K♠\ufe0e–8♠\ufe0e eine Folge einer Farbe, ↳7 die Fortsetzung von Spalte 7.\n"
         "**So ziehst du**\nTippe eine Spalte (oder Ablage / ein Fundament), dann das Ziel, das "
         "aufleuchtet. Oder tippe einen Zug mit /solitaire move oder schick ihn mir per DM:\n"
         "• `7 3` oder `7>3`: oberste Karte von Spalte 7 auf Spalte 3\n"
@@ -225,6 +283,16 @@ COMMANDS_DE: Final[dict[str, str]] = {
     "move": "zug",
     "Type a move, like 7 3 or w f": "Einen Zug tippen, etwa 7 3 oder w f",
     "undo": "zurück",
+    "options": "optionen",
+    "My board options": "Meine Spielfeld-Optionen",
+    "one_tap": "ein_tipp",
+    "A tap plays the card wherever it fits (Undo puts a wrong one right)": (
+        "Ein Tipp legt die Karte, wohin sie passt (Zurück korrigiert)"
+    ),
+    "auto_home": "von_selbst_hoch",
+    "Safe cards go to the foundations by themselves": (
+        "Sichere Karten gehen von selbst auf die Fundamente"
+    ),
     "Take back my last move": "Meinen letzten Zug zurücknehmen",
     "hint": "tipp",
     "Suggest a useful move": "Einen sinnvollen Zug vorschlagen",

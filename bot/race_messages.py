@@ -8,17 +8,22 @@ other on its next button press.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
+import msgspec
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import Boards
+from bot.boards import Boards, shared
 from bot.client import Actor
-from bot.i18n import locale_of, text
-from bot.races import render_race
+from bot.i18n import error_text, locale_of, text, variant_name
+from bot.races import plain_name, render_race
+from bot.render import format_time
 from bot.views import race_view
+from server import protocol as p
 
 
 def parse_deal(deal: str) -> int | None:
@@ -56,6 +61,63 @@ def editable(channel: Any, message: Any) -> RaceMessageHandle:
     return RaceMessageHandle(partial, message)
 
 
+class Herald:
+    """Posts a new message in a race's channel (the start's mention): through the freshest
+    interaction on the race (its followup webhook needs no permission, for 15 minutes),
+    else through the channel (that needs Send Messages)."""
+
+    LIFETIME = 14 * 60.0  # seconds an interaction's followup is trusted (Discord: 15 min)
+
+    def __init__(self, interaction: Interaction, clock: Any = time.monotonic) -> None:
+        self.followup = interaction.followup
+        self.channel = interaction.channel
+        self.clock = clock
+        self.since = clock()
+
+    async def __call__(self, content: str, view: Any) -> Any:
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        if self.clock() - self.since < self.LIFETIME:
+            return await self.followup.send(
+                content, view=view, ephemeral=False, wait=True, allowed_mentions=mentions
+            )
+        send = getattr(self.channel, "send", None)
+        if send is None:
+            raise LookupError("no channel to post in")
+        return await send(content, view=view, allowed_mentions=mentions)
+
+
+def share_line(info: p.RaceInfo, mine: p.Ranked, locale: str) -> str:
+    """A racer's result, spoiler-free (no card): race, deal code, place, time or counts."""
+    if mine.finished and mine.time_ms is not None:
+        result = text(locale, "share_won", time=format_time(mine.time_ms), moves=mine.moves)
+    elif mine.resigned:
+        result = text(locale, "standing_resigned")
+    else:
+        result = text(locale, "share_unfinished", foundation=mine.foundation, moves=mine.moves)
+    return text(
+        locale,
+        "share_race",
+        race=info.race,
+        variant=variant_name(locale, info.settings.variant),
+        code=engine.deal_code(int(info.seed or 0)),
+        place=mine.rank,
+        count=len(info.ranking or []),
+        result=result,
+    )
+
+
+def my_line(ranking: list[p.Ranked], name: str, counters: Mapping[str, int]) -> p.Ranked | None:
+    """The presser's line of a final ranking. The ranking names no Discord user, so it is
+    the line whose counts are those of the presser's own game, by their name when
+    several match."""
+    moves = counters.get("moves")
+    fits = [line for line in ranking if line.moves == moves]
+    named = [line for line in fits if line.name == name]
+    if len(named) == 1 or len(fits) != 1:
+        return named[0] if len(named) == 1 else None
+    return fits[0]
+
+
 class RaceMessages(Boards):
     """The race commands and race buttons (boards of racers are ``Boards``' own)."""
 
@@ -64,18 +126,27 @@ class RaceMessages(Boards):
         self, interaction: Interaction, /, deal: str | None = None, **settings: Any
     ) -> None:
         """/solitaire race: open a race in this channel; the reply is the race message."""
-        locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
         if interaction.guild_id is None or interaction.channel is None:
+            locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
             await send(interaction, text(locale, "no_guild"))
             return
-        await interaction.response.defer(thinking=True)
-        actor = self.actor(interaction)
         if deal:
             seed = parse_deal(deal)
             if seed is None:
-                await send(interaction, text(actor.locale, "bad_deal_code", code=deal[:40]))
+                await send(
+                    interaction,
+                    text(locale_of(interaction.locale), "bad_deal_code", code=deal[:40]),
+                )
                 return
             settings["seed"] = seed
+        await self.open_race(interaction, settings)
+
+    async def open_race(self, interaction: Interaction, settings: dict[str, Any]) -> None:
+        """Create a race with ``settings``; the interaction's public response becomes the
+        race message (a command's reply, or a new message under a Rematch press)."""
+        locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
+        await interaction.response.defer(thinking=True)
+        actor = self.actor(interaction)
         # The deferred ("thinking") response becomes the race message: its id goes into the
         # race's context, so the bot finds the message again after a restart.
         original = await interaction.original_response()
@@ -95,6 +166,9 @@ class RaceMessages(Boards):
             view=race_view(state.race, state.state, locale, state.start_mode),
         )
         self.desk.attach(info["race"], editable(interaction.channel, sent), locale)
+        if info.get("your_game") is not None:
+            self.desk.racer(info["race"], actor.user_id, racing=True)
+        self.desk.herald(info["race"], Herald(interaction))
 
     async def reattach_races(self, guild_ids: list[int], channel_of: Any) -> int:
         """After a start: follow again every open race this bot opened in ``guild_ids`` and
@@ -124,23 +198,126 @@ class RaceMessages(Boards):
 
     @answering
     async def race_press(self, interaction: Interaction, race: int, op: str) -> None:
-        """Join, Leave, Start or Open my board on a race message."""
+        """A button of a race message: Join, Leave, Start, Open my board; at the end
+        Play this deal, Rematch, Share."""
+        if op == "rematch":
+            await self.rematch(interaction, race)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
-        if self.desk.state(race) is None and interaction.message is not None:
-            info = (await self.client.request("get_race", actor, race=race))["race"]
-            self.desk.on_race(info)  # adopt a race message from before a restart
-            if info["state"] != "finished":
-                locale = locale_of(getattr(interaction, "guild_locale", None) or actor.locale)
-                self.desk.attach(race, editable(interaction.channel, interaction.message), locale)
-        if op == "board":
-            info = (await self.client.request("get_race", actor, race=race))["race"]
-            if info.get("your_game") is None:
-                await send(interaction, text(actor.locale, "not_racing"))
-                return
-            await self.show_board(interaction, info["your_game"])
+        info = await self._race_info(interaction, race)
+        if op in ("board", "open", "play", "share"):
+            await RACE_PRESSES[op](self, interaction, actor, info)
             return
         kind = {"join": "join_race", "leave": "leave_race", "start": "start_race"}[op]
         await self.client.request(kind, actor, race=race)
+        if op != "start":
+            self.desk.racer(race, actor.user_id, racing=op == "join")
         key = {"join": "joined", "leave": "left", "start": "started"}[op]
         await send(interaction, text(actor.locale, key, race=race))
+        self.desk.herald(race, Herald(interaction))  # answered: its followups are free now
+
+    async def rematch(self, interaction: Interaction, race: int) -> None:
+        """Rematch: the server's ``rematch`` (same settings, a new deal): the first racer
+        to press opens it, and the press's public response becomes its race message; a
+        racer pressing later joins that race, and their response says so in one line."""
+        info = await self._race_info(interaction, race)
+        if info.get("your_game") is None:  # only its racers may ask (the server agrees)
+            await send(interaction, text(locale_of(interaction.locale), "not_racing"))
+            return
+        locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
+        await interaction.response.defer(thinking=True)
+        actor = self.actor(interaction)
+        reply = await self.client.request("rematch", actor, race=race)
+        new = reply["race"]
+        self.desk.on_race(new)
+        entry = self.desk.races.get(new["race"])
+        if entry is not None and entry.message is not None:  # another press opened it
+            line = text(locale, "rematch_joined", name=plain_name(actor.name), race=new["race"])
+            await interaction.edit_original_response(content=line, view=None)
+        else:
+            state = self.desk.state(new["race"])
+            assert state is not None
+            sent = await interaction.edit_original_response(
+                content=render_race(state, locale),
+                view=race_view(state.race, state.state, locale, state.start_mode),
+            )
+            self.desk.attach(new["race"], editable(interaction.channel, sent), locale)
+            self.desk.herald(new["race"], Herald(interaction))
+        self.desk.racer(new["race"], actor.user_id, racing=True)
+
+    async def _race_info(self, interaction: Interaction, race: int) -> dict[str, Any]:
+        """The race's state as the presser may see it; a race message from before a
+        restart is adopted on the way (never the start's mention message)."""
+        actor = self.actor(interaction)
+        unknown = self.desk.state(race) is None  # asked first: the reply makes it known
+        info = (await self.client.request("get_race", actor, race=race))["race"]
+        if unknown and interaction.message is not None:
+            self.desk.on_race(info)
+            view = getattr(interaction.message, "view", None)
+            children = view.children if view is not None else []
+            mention = any(getattr(child, "op", None) == "open" for child in children)
+            if info["state"] != "finished" and not mention:
+                locale = locale_of(getattr(interaction, "guild_locale", None) or actor.locale)
+                self.desk.attach(race, editable(interaction.channel, interaction.message), locale)
+        return dict(info)
+
+    async def _open_board(
+        self, interaction: Interaction, actor: Actor, info: Mapping[str, Any]
+    ) -> None:
+        """Open my board: from the countdown on, face down until the start (the server's
+        view), when it is redrawn live by itself (``Boards.race_started``)."""
+        if info.get("your_game") is None:
+            await send(interaction, text(actor.locale, "not_racing"))
+            return
+        if info["state"] == "lobby":
+            await send(interaction, text(actor.locale, "race_not_started"))
+            return
+        notice = None
+        if info["state"] == "countdown":
+            when = f"<t:{(info.get('starts_at') or 0) // 1000}:R>"
+            notice = text(actor.locale, "board_before_start", when=when)
+        await self.show_board(interaction, info["your_game"], notice=notice)
+
+    async def _play_deal(
+        self, interaction: Interaction, actor: Actor, info: Mapping[str, Any]
+    ) -> None:
+        """Play this deal: a practice game on the race's deal, once it is revealed."""
+        if info.get("seed") is None:
+            await send(interaction, error_text(actor.locale, "race_not_finished"))
+            return
+        settings = info["settings"]
+        fields: dict[str, Any] = {
+            "variant": settings["variant"],
+            "options": settings.get("options") or {},
+            "seed": int(info["seed"]),
+        }
+        if interaction.guild_id is not None:
+            fields["guild_id"] = str(interaction.guild_id)
+        reply = await self.client.request("practice", actor, **fields)
+        await self.show_board(interaction, reply["game"], reply)
+
+    async def _share(self, interaction: Interaction, actor: Actor, info: Mapping[str, Any]) -> None:
+        """Share: my result as a line to copy, with nothing of the cards in it."""
+        typed = msgspec.convert(info, p.RaceInfo)
+        if typed.ranking is None or typed.seed is None:
+            await send(interaction, error_text(actor.locale, "race_not_finished"))
+            return
+        if typed.your_game is None:
+            await send(interaction, text(actor.locale, "not_racing"))
+            return
+        view = (await self.client.request("get_view", actor, game=typed.your_game))["view"]
+        mine = my_line(typed.ranking, actor.name, view.get("counters") or {})
+        if mine is None:
+            await send(interaction, text(actor.locale, "not_racing"))
+            return
+        await send(interaction, shared(share_line(typed, mine, actor.locale), actor.locale))
+
+
+RacePress = Callable[[RaceMessages, Interaction, Actor, Mapping[str, Any]], Awaitable[None]]
+RACE_PRESSES: Mapping[str, RacePress] = {
+    "board": RaceMessages._open_board,
+    "open": RaceMessages._open_board,
+    "play": RaceMessages._play_deal,
+    "share": RaceMessages._share,
+}

@@ -20,8 +20,9 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+import engine
 from bot.i18n import text, variant_name
-from bot.render import format_time
+from bot.render import CONTENT_LIMIT, discord_length, format_time
 from server import protocol as p
 
 # A line of standings: the server's place for it (None while the server has not
@@ -136,33 +137,87 @@ def live_places(info: p.RaceInfo) -> list[Placed]:
 
 
 def render_race(race: RaceState, locale: str) -> str:
-    """The channel message of ``race``: lobby, countdown, live standings or ranking."""
+    """The channel message of ``race``: lobby, countdown, live standings or ranking.
+
+    Within Discord's 2,000 UTF-16 units whatever the names (a medal emoji counts two):
+    the standings are cut from the bottom, with a line that says how many are not
+    shown, and the lines around them (title, settings, the deal at the end) always stay.
+    """
     info = race.info
     title = text(
         locale, "race_title", race=info.race, variant=variant_name(locale, info.settings.variant)
     )
-    lines = [f"**{title}**"]
-    lines.append(_settings_line(info.settings, locale))
-    names = ", ".join(s.name for s in info.players) or text(locale, "race_nobody")
+    head = [f"**{title}**", _settings_line(info.settings, locale)]
+    standings: list[str] = []
+    tail: list[str] = []
+    names = ", ".join(plain_name(s.name) for s in info.players) or text(locale, "race_nobody")
     if info.state == "lobby":
         count, most = len(info.players), info.settings.max_players
-        lines.append(text(locale, "race_lobby", count=count, max=most))
-        lines.append(text(locale, "race_players", names=names))
+        head.append(text(locale, "race_lobby", count=count, max=most))
+        standings.append(text(locale, "race_players", names=names))
     elif info.state == "countdown":
-        lines.append(text(locale, "race_countdown", when=_timestamp(info.starts_at)))
-        lines.append(text(locale, "race_players", names=names))
+        head.append(text(locale, "race_countdown", when=_timestamp(info.starts_at)))
+        standings.append(text(locale, "race_players", names=names))
     elif info.state == "running":
-        lines.append(text(locale, "race_running"))
+        head.append(text(locale, "race_running"))
         if info.ends_at is not None:
-            lines.append(text(locale, "race_ends", when=_timestamp(info.ends_at)))
-        lines += _standing_lines(live_places(info), locale)
+            head.append(text(locale, "race_ends", when=_timestamp(info.ends_at)))
+        standings = _standing_lines(live_places(info), locale)
     else:
         key = "race_over_time" if race.end_reason == "time_limit" else "race_over"
-        lines.append(text(locale, key))
-        lines += _standing_lines([(line.rank, line) for line in info.ranking or []], locale)
+        head.append(text(locale, key))
+        standings = _standing_lines([(line.rank, line) for line in info.ranking or []], locale)
         if info.seed is not None:
-            lines.append(text(locale, "race_seed", seed=info.seed, commitment=info.commitment[:16]))
-    return "\n".join(lines)[:2000]
+            tail.append(deal_line(info, locale))
+    return fitted(head, standings, tail, locale)
+
+
+def deal_line(info: p.RaceInfo, locale: str) -> str:
+    """The revealed deal: its code first (what ``/solitaire play deal:`` takes), then the
+    seed and commitment anyone can check (docs/deals.md)."""
+    seed = int(info.seed or 0)
+    return text(
+        locale,
+        "race_deal",
+        code=engine.deal_code(seed),
+        seed=seed,
+        commitment=info.commitment[:16],
+    )
+
+
+def fitted(head: list[str], body: list[str], tail: list[str], locale: str) -> str:
+    """``head``, ``body`` and ``tail`` joined by lines, the body cut from its end (with a
+    line saying how many lines are left out) until the whole fits Discord's limit."""
+    joined = "\n".join([*head, *body, *tail])
+    if discord_length(joined) <= CONTENT_LIMIT:
+        return joined
+    fixed = discord_length("\n".join([*head, *tail]))
+    kept: list[str] = []
+    for number, line in enumerate(body):
+        more = text(locale, "race_more", count=len(body) - number)
+        used = fixed + sum(discord_length(k) + 1 for k in kept)
+        if used + discord_length(line) + 1 + discord_length(more) + 1 > CONTENT_LIMIT:
+            kept.append(more)
+            break
+        kept.append(line)
+    content = "\n".join([*head, *kept, *tail])
+    # Only an absurd head could still be too long: cut it, never the deal line.
+    if discord_length(content) > CONTENT_LIMIT:
+        end = "\n".join(tail)
+        room = CONTENT_LIMIT - discord_length(end) - 2
+        content = _cut_units(content, room) + "…" + ("\n" + end if end else "")
+    return content
+
+
+def _cut_units(content: str, units: int) -> str:
+    """The longest start of ``content`` within ``units`` UTF-16 units."""
+    out, used = [], 0
+    for char in content:
+        used += discord_length(char)
+        if used > units:
+            break
+        out.append(char)
+    return "".join(out)
 
 
 def _settings_line(settings: p.RaceSettings, locale: str) -> str:

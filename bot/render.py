@@ -20,6 +20,7 @@ Discord counts length in UTF-16 code units; ``discord_length`` does the same.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -35,6 +36,16 @@ TEXT_SUITS: Final[Mapping[str, str]] = {"c": "♣\ufe0e", "d": "♢", "h": "♡"
 KEYCAPS: Final = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 POINTER: Final = "👉"
 TARGET: Final = "🎯"
+CONTINUED: Final = "↳"  # starts a column's second line on a phone: "↳7 5♡ 4♠︎"
+FACE_DOWN_RUN: Final = 3  # this many face-down cards or more are written "🟦×5"
+SUIT_RUN: Final = 3  # a same-suit run this long or longer is written "K♠︎–8♠︎"
+
+# A phone's text column (Discord's app at 360 css px: 280 px beside the avatar), and
+# what a line may take of it by the estimate below, with room for a wider font.
+PHONE_LINE: Final = 272.0
+_EMOJI_OR_MARK: Final = re.compile(
+    r"<a?:\w+:\d+>|[0-9#*]\ufe0f\u20e3|[\U0001F000-\U0001FAFF][\ufe0f]?|[\u2000-\u2BFF]\ufe0f"
+)
 
 
 def discord_length(content: str) -> int:
@@ -75,6 +86,35 @@ def game_time(view: Mapping[str, Any], now_ms: int | None) -> int | None:
     if end is None and view.get("status", "playing") == "playing":
         end = now_ms
     return None if end is None else max(0, end - started)
+
+
+def phone_width(line: str) -> float:
+    """About how many css px ``line`` takes on a phone (16 px text), a little more than
+    it does: an emoji or custom emoji 23.5, a space or stop 5, a digit 9, a small letter
+    8, a capital or a suit mark 11.5.
+    tests/bot/test_phone_board.py checks the estimate in a real browser."""
+    width = 0.0
+    position = 0
+    for found in _EMOJI_OR_MARK.finditer(line):
+        width += _text_width(line[position : found.start()]) + 23.5
+        position = found.end()
+    return width + _text_width(line[position:])
+
+
+def _text_width(chunk: str) -> float:
+    width = 0.0
+    for char in chunk.replace("**", ""):
+        if char in "\ufe0e\ufe0f":
+            continue
+        if char in " :·.,'":
+            width += 5.0
+        elif char.isdigit():
+            width += 9.0
+        elif char.isupper() or ord(char) > 0x2000:
+            width += 11.5
+        else:
+            width += 8.0
+    return width
 
 
 def targets_of(moves: list[str], size: int | None = None) -> set[str]:
@@ -124,8 +164,14 @@ def render_board(
     if elapsed_ms is None:
         elapsed_ms = game_time(view, now_ms)
     content = _board(view, locale, selected, size, notice, elapsed_ms, suits)
-    if suits is not TEXT_SUITS and discord_length(content) > CONTENT_LIMIT:
-        content = _board(view, locale, selected, size, notice, elapsed_ms, TEXT_SUITS)
+    if suits is not TEXT_SUITS:
+        # The card emoji are wider than the text marks: a board that would need more
+        # lines on a phone with them (continued columns), or more than Discord's limit,
+        # is drawn with the text marks.
+        text_marks = _board(view, locale, selected, size, notice, elapsed_ms, TEXT_SUITS)
+        longer = text_marks.count("\n") < content.count("\n")
+        if longer or discord_length(content) > CONTENT_LIMIT:
+            content = text_marks
     if discord_length(content) > CONTENT_LIMIT:  # only a very long notice can do this
         content = content[: CONTENT_LIMIT - 1] + "…"
     return content
@@ -147,7 +193,7 @@ def _board(
     for number, column in enumerate(view["tableau"], start=1):
         key = str(number)
         mark = POINTER if key == selected else TARGET if key in targets else ""
-        lines.append(f"{column_label(number)}{mark} {_column(column, suits, locale)}")
+        lines += _column_lines(f"{column_label(number)}{mark}", number, column, suits, locale)
     lines.append(_counters(view, locale, elapsed_ms))
     outcome = _outcome(view, locale)
     if outcome:
@@ -187,7 +233,11 @@ def _top(
         parts.append((POINTER if selected == "w" else "") + part)
     lines = [" · ".join(parts)] if parts else []
     if "runs_removed" in view:
-        lines.append(text(locale, "runs_removed", count=view["runs_removed"]))
+        runs = text(locale, "runs_removed", count=view["runs_removed"])
+        if lines and phone_width(f"{lines[0]} · {runs}") <= PHONE_LINE:
+            lines[0] += f" · {runs}"  # one line less on a phone
+        else:
+            lines.append(runs)
     elif view.get("foundations"):
         piles = []
         for index, pile in enumerate(view["foundations"], start=1):
@@ -209,25 +259,80 @@ def _waste(waste: Mapping[str, Any], locale: str, suits: Mapping[str, str]) -> s
 
 
 def _empty_foundation(pile: Mapping[str, Any], suits: Mapping[str, str]) -> str:
+    """An empty foundation: its suit's mark alone when it has a suit (so the line fits a
+    phone), else ▫️."""
     suit = pile.get("suit")
-    return f"{EMPTY}{suits[suit]}" if suit else EMPTY
+    return suits[suit] if suit else EMPTY
 
 
-def _column(column: Mapping[str, Any], suits: Mapping[str, str], locale: str) -> str:
-    down = FACE_DOWN * int(column["down"])
-    up = " ".join(card_text(c, suits, locale) for c in column["up"])
-    if not down and not up:
-        return EMPTY
-    return f"{down} {up}".strip()
+def _column_lines(
+    head: str, number: int, column: Mapping[str, Any], suits: Mapping[str, str], locale: str
+) -> list[str]:
+    """A column's line, and continuation lines when it would wrap on a phone: face-down
+    cards counted ("🟦×5"), a same-suit run from its top to its bottom card ("K♠︎–8♠︎"),
+    and whatever is still too long carried on a line labelled with the column ("↳7 …")."""
+    down = int(column["down"])
+    parts = [FACE_DOWN * down] if 0 < down < FACE_DOWN_RUN else []
+    if down >= FACE_DOWN_RUN:
+        parts = [f"{FACE_DOWN}×{down}"]
+    parts += _runs(column["up"], suits, locale)
+    if not parts:
+        return [f"{head} {EMPTY}"]
+    lines = [head]
+    for part in parts:
+        if phone_width(f"{lines[-1]} {part}") > PHONE_LINE and lines[-1] not in (
+            head,
+            f"{CONTINUED}{number}",
+        ):
+            lines.append(f"{CONTINUED}{number}")
+        lines[-1] = f"{lines[-1]} {part}"
+    return lines
+
+
+def _runs(up: list[str], suits: Mapping[str, str], locale: str) -> list[str]:
+    """Face-up cards as shown: each card, but a run of ``SUIT_RUN`` or more cards of one
+    suit, each one rank below the last, as its first and last card."""
+    shown: list[str] = []
+    start = 0
+    while start < len(up):
+        end = start + 1
+        while end < len(up) and _follows(up[end - 1], up[end]):
+            end += 1
+        if end - start >= SUIT_RUN:
+            first, last = up[start], up[end - 1]
+            shown.append(f"{card_text(first, suits, locale)}–{card_text(last, suits, locale)}")
+        else:
+            shown += [card_text(card, suits, locale) for card in up[start:end]]
+        start = end
+    return shown
+
+
+_RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def _follows(upper: str, lower: str) -> bool:
+    """Whether card ``lower`` is one rank below ``upper`` in the same suit."""
+    if upper[-1] != lower[-1]:
+        return False
+    return _RANKS.index(upper[:-1]) == _RANKS.index(lower[:-1]) + 1
 
 
 def _counters(view: Mapping[str, Any], locale: str, elapsed_ms: int | None) -> str:
+    """One line on a phone: time, moves, score, then undos and hints once there are any;
+    when that is too long, undos and hints are written ↶ 2 and 💡 1, then the score goes."""
     counters = view.get("counters") or {}
-    parts = [text(locale, "time", time=format_time(elapsed_ms))] if elapsed_ms is not None else []
-    for key in ("moves", "score", "undos", "hints"):
-        if key in counters:
-            parts.append(text(locale, key, count=counters[key]))
-    return " · ".join(parts)
+    head = [text(locale, "time", time=format_time(elapsed_ms))] if elapsed_ms is not None else []
+    if "moves" in counters:
+        head.append(text(locale, "moves", count=counters["moves"]))
+    score = [text(locale, "score", count=counters["score"])] if "score" in counters else []
+    used = [key for key in ("undos", "hints") if counters.get(key)]
+    words = [text(locale, key, count=counters[key]) for key in used]
+    marks = [f"{'↶' if key == 'undos' else '💡'} {counters[key]}" for key in used]
+    for parts in (head + score + words, head + score + marks, head + marks):
+        line = " · ".join(parts)
+        if phone_width(line) <= PHONE_LINE:
+            return line
+    return line
 
 
 def _outcome(view: Mapping[str, Any], locale: str) -> str | None:

@@ -16,11 +16,13 @@ import asyncio
 from typing import Any
 
 from bot.answers import Interaction, answering, send
-from bot.boards import new_move_id
+from bot.boards import Prefs, typed_text
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
+from bot.moves_text import move_choices
 from bot.race_messages import RaceMessages, parse_deal
 from bot.standings import Standings
+from bot.views import BoardOp
 
 
 class Table(RaceMessages, Standings):
@@ -59,6 +61,7 @@ class Table(RaceMessages, Standings):
             fields["guild_id"] = str(interaction.guild_id)
         # The first request of a day may wait for the solver to prove the day's deal.
         reply = await self.client.request("daily_start", actor, timeout=120, **fields)
+        self.dailies[reply["game"]] = reply["date"]
         notice = text(
             actor.locale,
             "daily_started",
@@ -80,41 +83,61 @@ class Table(RaceMessages, Standings):
 
     @answering
     async def typed_move(self, interaction: Interaction, move: str) -> None:
-        """/solitaire move: play a move typed in the engine's notation."""
+        """/solitaire move: play a move typed in the engine's notation (or chosen from the
+        list); the current board is edited, not posted again."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.current_game(interaction)
-        if game is None:
-            await send(interaction, text(locale_of(interaction.locale), "no_game"))
-            return
-        actor = self.actor(interaction)
-        reply = await self.client.request(
-            "move", actor, game=game, text=move[:100], move_id=new_move_id()
-        )
-        await self.show_board(interaction, game, reply)
+        await self.act_on_current(interaction, BoardOp.TARGET, typed_text(move))
 
     @answering
     async def game_command(self, interaction: Interaction, kind: str) -> None:
-        """/solitaire undo, hint or resign on my current game."""
+        """/solitaire undo, hint or resign on my current game (the board is edited)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        op = {"undo": BoardOp.UNDO, "hint": BoardOp.HINT, "resign": BoardOp.RESIGN_CONFIRMED}
+        await self.act_on_current(interaction, op[kind], "")
+
+    async def act_on_current(self, interaction: Interaction, op: BoardOp, arg: str) -> None:
+        """Do ``op`` on the user's current game as its board's button would, then edit
+        that board in place and say so in one line; post the board anew only when the
+        bot can no longer edit it (older than 15 minutes, or from before a restart)."""
         game = await self.current_game(interaction)
         if game is None:
             await send(interaction, text(locale_of(interaction.locale), "no_game"))
             return
         actor = self.actor(interaction)
-        fields: dict[str, Any] = {"game": game}
-        if kind == "undo":
-            fields["move_id"] = new_move_id()
-        reply = await self.client.request(kind, actor, **fields)
-        notice = None
-        if kind == "hint":
-            hint = reply.get("hint")
-            notice = (
-                text(actor.locale, "hint_is", move=hint) if hint else text(actor.locale, "no_hint")
-            )
-        await self.show_board(interaction, game, reply, notice)
+        pressed = await self.press(actor, game, op, arg, "")
+        content, view = self.draw(game, pressed, actor)
+        if await self.edit_board(game, content, view):
+            played = ", ".join(pressed.reply.get("played") or []) or "—"
+            line = pressed.notice or text(actor.locale, "board_updated", moves=played)
+            await send(interaction, line)
+            return
+        message = await send(interaction, content, view=view)
+        if message is not None:
+            self._remember(game, actor, lambda c, v: message.edit(content=c, view=v))
 
-    async def move_choices(self, interaction: Interaction, current: str) -> list[str]:
-        """My legal moves in canonical notation that start with ``current``.
+    @answering
+    async def options(
+        self, interaction: Interaction, one_tap: bool | None, auto_home: bool | None
+    ) -> None:
+        """/solitaire options: my board options (kept while the bot runs)."""
+        actor = self.actor(interaction)
+        prefs = self.prefs.setdefault(actor.user_id, Prefs())
+        if one_tap is not None:
+            prefs.one_tap = one_tap
+        if auto_home is not None:
+            prefs.auto_home = auto_home
+        words = {True: text(actor.locale, "on"), False: text(actor.locale, "off")}
+        line = text(
+            actor.locale,
+            "options_now",
+            one_tap=words[prefs.one_tap],
+            auto_home=words[prefs.auto_home],
+        )
+        await send(interaction, line)
+
+    async def move_choices(self, interaction: Interaction, current: str) -> list[tuple[str, str]]:
+        """(readable name, canonical move) of my legal moves that fit what I typed so far
+        (``7 3``, ``9h``, ``ablage f``, ``ziehen``: bot/moves_text.py).
 
         Discord gives autocomplete 3 seconds and no way to defer, so a slow server
         means an empty list rather than a failed interaction.
@@ -127,13 +150,11 @@ class Table(RaceMessages, Standings):
                 reply = await self.client.request("get_view", self.actor(interaction), game=game)
         except (ServerError, TimeoutError):
             return []
-        moves = [m for group in reply["view"].get("legal_moves", {}).values() for m in group]
-        typed = current.strip().lower()
-        matching = [m for m in moves if m.startswith(typed)] if typed else moves
-        return matching[:25]
+        return move_choices(reply["view"], current, locale_of(interaction.locale))
 
     async def dm_move(self, message: Any) -> None:
-        """A plain message in a DM: a move (or undo) for the author's current game."""
+        """A plain message in a DM: a move (or undo) for the author's current game; the
+        board in the DM is edited in place (posted anew only the first time)."""
         author = message.author
         locale = self.locales.get(author.id, "en")
         if not self.cooldown.allow(author.id, self.monotonic()):
@@ -146,21 +167,14 @@ class Table(RaceMessages, Standings):
         if game is None:
             await message.channel.send(text(locale, "no_game"))
             return
-        notice = None
         try:
-            reply = await self.client.request(
-                "move",
-                actor,
-                game=game,
-                text=message.content.strip()[:100],
-                move_id=new_move_id(),
-            )
+            pressed = await self.press(actor, game, BoardOp.TARGET, typed_text(message.content), "")
         except ServerError as err:
-            notice = "⚠️ " + error_text(locale, err.code, err.message)
-            try:
-                reply = await self.client.request("get_view", actor, game=game)
-            except ServerError:
-                await message.channel.send(notice)
-                return
-        content, view = self.board(game, reply, locale, notice=notice)
-        await message.channel.send(content, **({"view": view} if view else {}))
+            await message.channel.send("⚠️ " + error_text(locale, err.code, err.message))
+            return
+        content, view = self.draw(game, pressed, actor)
+        if await self.edit_board(game, content, view):
+            return
+        board = await message.channel.send(content, **({"view": view} if view else {}))
+        # A DM message of the bot's own stays editable: no 15-minute limit.
+        self._remember(game, actor, lambda c, v: board.edit(content=c, view=v), lasts=float("inf"))

@@ -16,7 +16,9 @@ Custom ids (Discord allows 100 characters):
     ``sa|k|<game>|<source>``           board menu: which card of a column moves
     ``sa|k|<game>|<source>|<target>``  board menu: which card of it goes to ``target``
         (choosing one plays the move)
-    ``sa|r|<race>|<op>``               race message: join, leave, start, board
+    ``sa|r|<race>|<op>``               race message: join, leave, start, board; at
+        the end play (this deal), rematch, share; ``open`` (my board) under the start's
+        mention
 
 Discord refuses a message whose custom ids repeat, disabled items included, so every
 id on a board names its own pile or move.
@@ -26,15 +28,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 import discord
 
 from bot.i18n import text
-from bot.render import card_text, move_size, targets_of
+from bot.render import card_text, move_size, phone_width, targets_of
 
-RACE_OPS = ("join", "leave", "start", "board")
+# A race message's buttons; ``open`` is Open my board on the start's mention message,
+# which (unlike ``board``) never takes that message for the race message.
+# The width a row of buttons may take on a phone (Discord's app at 360 css px), with a
+# little room for a wider font (tests/bot/test_phone_board.py measures it).
+PHONE_ROW = 272.0
+RACE_OPS = ("join", "leave", "start", "board", "open", "play", "rematch", "share")
 
 
 class BoardOp(StrEnum):
@@ -51,6 +59,8 @@ class BoardOp(StrEnum):
     FINISH = "x"  # play every card home
     RESIGN = "r"  # asks to confirm
     RESIGN_CONFIRMED = "R"
+    SHARE = "S"  # a won game's result as a line to copy; arg: the daily deal's date
+    TYPE = "m"  # type a move (a form); the board is edited with its result
 
     @classmethod
     def of(cls, letter: str) -> BoardOp:
@@ -81,83 +91,180 @@ def board_view(
     allow_hints: bool = True,
     lost: bool = False,
     target: str | None = None,
+    daily: str | None = None,
+    one_tap: bool = False,
+    hint: str | None = None,
+    undo_to: str = "",
 ) -> discord.ui.View | None:
-    """The buttons under a board (None once the game is won or resigned); a game the
+    """The buttons under a board (only Share once the game is won, none once resigned).
+
+    A pile whose top can make exactly one legal move plays it on the first tap; with
+    ``one_tap`` any pile does (the server's one-tap rule, "wherever it fits"); else a tap
+    selects it and its legal targets light up, and tapping it again plays the one-tap
+    rule. ``hint`` (a move) lights its target, which plays it in one tap. A game the
     server proved lost offers to jump back to its last winnable move. "No more moves"
     does not end a game (the server keeps it playing): its board keeps every button, so
     the player can undo, jump back or resign. With ``target`` (a column several cards
     of the selected source could go to) the menu lists those cards, and choosing one
-    plays its move."""
-    if view.get("outcome") == "won" or view.get("status", "playing") != "playing":
+    plays its move. Buttons that rarely apply (the foundations as sources, the
+    foundation as a target) are shown only when they apply; each pile's button names
+    its top card. ``undo_to``: the source of a one-tap move just played, selected again
+    by Undo (so a move that went elsewhere than meant is put right in two taps).
+    """
+    if view.get("outcome") == "won" or view.get("status") == "won":
+        return _won_view(game, locale, daily)
+    if view.get("status", "playing") != "playing":
         return None
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     source, size = split_selection(sel)
     moves = legal.get(source, []) if source else []
-    ui = discord.ui.View(timeout=None)
-    piles = [str(n) for n in range(1, len(view["tableau"]) + 1)]
+    look = Look(view, legal, source, size, moves, locale, one_tap, hint)
+    piles: list[BoardButton] = []
+    for number in range(1, len(view["tableau"]) + 1):
+        piles.append(_pile_button(game, str(number), look))
     if view.get("waste") is not None:
-        piles.append("w")
+        piles.append(_pile_button(game, "w", look))
     if "runs_removed" not in view and view.get("foundations"):
-        piles.append("f")
-        piles += [f"f{n}" for n in range(1, len(view["foundations"]) + 1)]
-    for index, pile in enumerate(piles):
-        row = index // 5
-        ui.add_item(_pile_button(game, pile, legal, source, size, moves, locale, row))
-    rows = (len(piles) + 4) // 5
+        if "f" in targets_of(moves, size):
+            piles.append(_pile_button(game, "f", look))
+        for index in range(1, len(view["foundations"]) + 1):
+            if f"f{index}" in legal or source == f"f{index}":  # a card taken back: rare
+                piles.append(_pile_button(game, f"f{index}", look))
     if target is not None:
         moves = [m for m in moves if m.endswith(f">{target}")]
     sizes = sorted({move_size(m.split(">")[0]) for m in moves if ">" in m})
-    if source and source.isdigit() and (len(sizes) > 1 or (target and sizes)):
+    menu = bool(source and source.isdigit() and (len(sizes) > 1 or (target and sizes)))
+    controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, hint)
+    controls = [
+        BoardButton(game, BoardOp.UNDO, undo_to, "", label=b.item.label or "", row=None)
+        if b.op is BoardOp.UNDO and undo_to
+        else b
+        for b in controls
+    ]
+    # Pile rows as a phone fits them, when Discord's five rows leave room for them.
+    room = 5 - menu - 1
+    rows = _lay_out(piles)
+    if rows > room:  # five a row
+        for index, button in enumerate(piles):
+            button.row = index // 5
+        rows = (len(piles) + 4) // 5
+    if rows + menu + (len(controls) + 4) // 5 > 5:  # no room: typing stays a command away
+        controls = [b for b in controls if b.op is not BoardOp.TYPE]
+    ui = discord.ui.View(timeout=None)
+    for button in piles:
+        ui.add_item(button)
+    if menu and source:
         chosen = None if target else size
         ui.add_item(
             BoardSelect.make(game, source, sizes, chosen, view, locale, row=rows, target=target)
         )
         rows += 1
-    controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, rows)
-    for button in controls:
+    for index, button in enumerate(controls):
+        button.row = rows + index // 5
         ui.add_item(button)
     return ui
 
 
-def _pile_button(
-    game: int,
-    pile: str,
-    legal: Mapping[str, list[str]],
-    source: str | None,
-    size: int | None,
-    moves: list[str],
-    locale: str,
-    row: int,
-) -> BoardButton:
-    label = _pile_label(pile, locale)
-    if source is None:
-        if pile == "f":  # a target only: waits for a source
-            return BoardButton(game, BoardOp.SELECT, pile, "", label=label, disabled=True, row=row)
-        disabled = pile not in legal
-        return BoardButton(game, BoardOp.SELECT, pile, "", label=label, disabled=disabled, row=row)
+@dataclass(frozen=True)
+class Look:
+    """What every pile button of one board is drawn from."""
+
+    view: Mapping[str, Any]
+    legal: Mapping[str, list[str]]
+    source: str | None
+    size: int | None
+    moves: list[str]
+    locale: str
+    one_tap: bool
+    hint: str | None
+
+
+def _lay_out(buttons: list[BoardButton]) -> int:
+    """Rows for ``buttons`` as a phone shows them: as many side by side as fit its 280 px
+    (Discord's buttons: 16 px padding each side, at least 60 px, 8 px apart), at most
+    five; returns the rows used."""
+    row, used = 0, 0.0
+    count = 0
+    for button in buttons:
+        width = max(60.0, 32.0 + 0.875 * phone_width(str(button.item.label)))
+        if count and (count == 5 or used + 8.0 + width > PHONE_ROW):
+            row, used, count = row + 1, 0.0, 0
+        used += width + (8.0 if count else 0.0)
+        count += 1
+        button.row = row
+    return row + 1 if buttons else 0
+
+
+def _won_view(game: int, locale: str, daily: str | None) -> discord.ui.View:
+    """A won game's one button: Share (``daily``: the date of a daily deal, said in it)."""
+    ui = discord.ui.View(timeout=None)
+    label = text(locale, "btn_share")
+    ui.add_item(BoardButton(game, BoardOp.SHARE, daily or "", "", label=label))
+    return ui
+
+
+def one_tap_text(source: str, size: int | None) -> str:
+    """The source alone, which the server plays by its one-tap rule: ``7``, ``7:3``, ``w``."""
+    return f"{source}:{size}" if size and size > 1 and source.isdigit() else source
+
+
+def _pile_button(game: int, pile: str, look: Look) -> BoardButton:
+    label = pile_label(pile, look.view, look.locale)
+    source, size = look.source, look.size
+    if source is None or (pile != source and pile not in targets_of(look.moves, size)):
+        if pile == "f":
+            return BoardButton(
+                game, BoardOp.SELECT, pile, "", label=label, pile=pile, disabled=True
+            )
+        own = look.legal.get(pile, [])
+        sel = "" if source is None else (source if size is None else f"{source}.{size}")
+        if not own:
+            return BoardButton(
+                game, BoardOp.SELECT, pile, sel, label=label, pile=pile, disabled=True
+            )
+        if len(own) == 1 and own[0] != "d":  # one legal move: the first tap plays it
+            return BoardButton(game, BoardOp.TARGET, own[0], sel, label=label, pile=pile)
+        if look.one_tap:
+            return BoardButton(game, BoardOp.TARGET, pile, sel, label=label, pile=pile)
+        # Another source while one is selected: a tap selects it instead.
+        return BoardButton(game, BoardOp.SELECT, pile, "", label=label, pile=pile)
     sel = source if size is None else f"{source}.{size}"
-    if pile == source:
-        return BoardButton(game, BoardOp.CANCEL, pile, sel, label=label, style="primary", row=row)
-    target = "f" if pile == "f" else pile
-    if target not in targets_of(moves, size):
-        return BoardButton(game, BoardOp.TARGET, pile, sel, label=label, disabled=True, row=row)
-    matching = [m for m in moves if m.endswith(f">{target}")]
+    if pile == source:  # tapped again: wherever it fits (the server's one-tap rule)
+        arg = one_tap_text(source, size)
+        return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, pile=pile, style="primary")
+    target = pile
+    matching = [m for m in look.moves if m.endswith(f">{target}")]
     if size is not None:
         matching = [m for m in matching if move_size(m.split(">")[0]) == size]
+    hinted = look.hint is not None and look.hint in matching
     # Several cards of the source could go there (runs of several sizes onto an empty
     # column, say): the button names its target, and the player picks the card next.
     arg = matching[0] if len(matching) == 1 else f"?{target}"
-    return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, style="success", row=row)
+    if hinted:
+        arg = str(look.hint)
+    style = "primary" if hinted else "success"
+    return BoardButton(game, BoardOp.TARGET, arg, sel, label=label, pile=pile, style=style)
 
 
-def _pile_label(pile: str, locale: str) -> str:
-    if pile == "w":
-        return text(locale, "waste_short")
+def pile_label(pile: str, view: Mapping[str, Any], locale: str) -> str:
+    """A pile's button says what it moves: its top card ("J♠︎"; "4 J♠︎" when another
+    column shows the same card, as two decks can), "Waste 10♢", "F1 5♡", an empty
+    column "Empty 4"."""
     if pile == "f":
         return "→ " + text(locale, "foundation_short")
-    if pile.startswith("f"):
-        return pile.upper()
-    return pile
+    if pile.isdigit():
+        tops = [c["up"][-1] if c["up"] else None for c in view["tableau"]]
+        top = tops[int(pile) - 1]
+        if top is None:
+            return text(locale, "empty_pile", number=pile)
+        card = card_text(top, locale=locale)
+        return f"{pile} {card}" if tops.count(top) > 1 else card
+    if pile == "w":
+        visible = (view.get("waste") or {}).get("visible") or []
+        name = text(locale, "waste_short")
+        return f"{name} {card_text(visible[-1], locale=locale)}" if visible else name
+    top = view["foundations"][int(pile[1:]) - 1].get("top")
+    return f"{pile.upper()} {card_text(top, locale=locale)}" if top else pile.upper()
 
 
 def _controls(
@@ -168,7 +275,7 @@ def _controls(
     allow_undo: bool,
     allow_hints: bool,
     lost: bool,
-    row: int,
+    hint: str | None,
 ) -> list[BoardButton]:
     legal = view.get("legal_moves") or {}
     buttons = []
@@ -182,38 +289,22 @@ def _controls(
                 "",
                 label=text(locale, key),
                 disabled="d" not in legal,
-                row=row,
+                style="primary" if hint == "d" else "secondary",
             )
         )
     if allow_undo:
-        buttons.append(
-            BoardButton(game, BoardOp.UNDO, "", "", label=text(locale, "btn_undo"), row=row)
-        )
+        buttons.append(BoardButton(game, BoardOp.UNDO, "", "", label=text(locale, "btn_undo")))
     if allow_undo and lost and not view.get("can_finish"):  # a game that can finish is won
         label = text(locale, "btn_jump_back")
-        buttons.append(
-            BoardButton(game, BoardOp.JUMP_BACK, "", "", label=label, style="primary", row=row)
-        )
+        buttons.append(BoardButton(game, BoardOp.JUMP_BACK, "", "", label=label, style="primary"))
     if allow_hints:
-        buttons.append(
-            BoardButton(game, BoardOp.HINT, "", "", label=text(locale, "btn_hint"), row=row)
-        )
+        buttons.append(BoardButton(game, BoardOp.HINT, "", "", label=text(locale, "btn_hint")))
     if view.get("can_finish"):
-        buttons.append(
-            BoardButton(
-                game,
-                BoardOp.FINISH,
-                "",
-                "",
-                label=text(locale, "btn_finish"),
-                style="success",
-                row=row,
-            )
-        )
+        label = text(locale, "btn_finish")
+        buttons.append(BoardButton(game, BoardOp.FINISH, "", "", label=label, style="success"))
+    buttons.append(BoardButton(game, BoardOp.TYPE, "", "", label=text(locale, "btn_type")))
     op = BoardOp.RESIGN_CONFIRMED if confirm_resign else BoardOp.RESIGN
-    buttons.append(
-        BoardButton(game, op, "", "", label=text(locale, "btn_resign"), style="danger", row=row)
-    )
+    buttons.append(BoardButton(game, op, "", "", label=text(locale, "btn_resign"), style="danger"))
     return buttons
 
 
@@ -234,8 +325,10 @@ class BoardButton(
         style: str = "secondary",
         disabled: bool = False,
         row: int | None = None,
+        pile: str | None = None,
     ) -> None:
         self.game, self.op, self.arg, self.sel = game, op, arg, sel
+        self.pile = pile  # the pile a pile button stands for (not in its id: not needed)
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label,
             style=getattr(discord.ButtonStyle, style),
@@ -336,31 +429,62 @@ class BoardSelect(
             await table.board_press(interaction, self.game, BoardOp.SELECT, self.source, sel)
 
 
+class MoveModal(discord.ui.Modal):
+    """Type a move (the board's button): submitting plays it and edits the board."""
+
+    def __init__(self, game: int, locale: str) -> None:
+        super().__init__(title=text(locale, "type_title")[:45], custom_id=f"sa|m|{game}")
+        self.game = game
+        self.move: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=text(locale, "type_label")[:45],
+            placeholder=text(locale, "type_placeholder")[:100],
+            max_length=100,
+            custom_id=f"sa|m|{game}|move",
+        )
+        self.add_item(self.move)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.client.table.modal_move(interaction, self.game, self.move.value)
+
+
 def move_text(source: str, size: int, target: str) -> str:
     """The canonical move of ``size`` cards from ``source`` to ``target``: ``7:3>2``, ``7>2``."""
     return f"{source}:{size}>{target}" if size > 1 else f"{source}>{target}"
 
 
 def race_view(race: int, state: str, locale: str, start_mode: str) -> discord.ui.View | None:
-    """The buttons of a race message: lobby Join/Leave/Start, then Open my board."""
-    if state == "finished":
-        return None
+    """The buttons of a race message: lobby Join/Leave/Start; Open my board from the
+    countdown on (the board lies face down until the start); at the end Play this deal,
+    Rematch and Share."""
     ui = discord.ui.View(timeout=None)
     ops: list[tuple[str, str, str]] = []
     if state in ("lobby", "countdown") or (state == "running" and start_mode == "now"):
         ops += [("join", "btn_join", "success"), ("leave", "btn_leave", "secondary")]
     if state == "lobby":
         ops.append(("start", "btn_start", "primary"))
-    if state == "running":
+    if state in ("countdown", "running"):
         ops.append(("board", "btn_board", "primary"))
+    if state == "finished":
+        ops += [
+            ("play", "btn_play_deal", "primary"),
+            ("rematch", "btn_rematch", "success"),
+            ("share", "btn_share", "secondary"),
+        ]
     for op, key, style in ops:
         ui.add_item(RaceButton(race, op, label=text(locale, key), style=style))
     return ui
 
 
+def start_view(race: int, locale: str) -> discord.ui.View:
+    """The one button under the start's mention: open my board."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(RaceButton(race, "open", label=text(locale, "btn_board"), style="primary"))
+    return ui
+
+
 class RaceButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|start|board)",
+    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|start|board|open|play|rematch|share)",
 ):
     """A button of a race's channel message."""
 

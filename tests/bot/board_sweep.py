@@ -22,6 +22,7 @@ from typing import Any, Final
 from discord_rules import rule_breaks
 
 import engine
+from bot.boards import Prefs
 from bot.client import ArenaClient
 from bot.desk import RaceDesk
 from bot.i18n import text
@@ -41,6 +42,7 @@ WON_SEEDS: Final[dict[str, tuple[int, ...]]] = {
     "russian": (14, 18),
     "alaska": (2, 3),
 }
+ONE_TAP_USER: Final = 77  # a Discord user who turned the one-tap option on
 GAME: Final = 4_294_967_295  # a game id as long as the server's ids get in practice
 # The application's card emoji as Discord writes them (ids of 19 digits).
 APP_SUITS: Final = {s: f"<:sa_{s}:14{n}0000000000000000>" for n, s in enumerate("cdhs")}
@@ -89,7 +91,9 @@ class Sweep:
 
 def board_table() -> Table:
     """The bot's table, for its board builder only: its client never connects."""
-    return Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk())
+    table = Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk())
+    table.prefs[ONE_TAP_USER] = Prefs(one_tap=True)
+    return table
 
 
 def sweep(variant: str, seed: int, *, stride: int = 1, table: Table | None = None) -> Sweep:
@@ -111,7 +115,11 @@ def _sweep_position(
     table: Table, seen: Sweep, position: int, reply: dict[str, Any], locale: str
 ) -> None:
     legal: dict[str, list[str]] = reply["view"]["legal_moves"]
-    todo: list[dict[str, Any]] = [{"sel": ""}, {"sel": "", "confirm_resign": True}]
+    todo: list[dict[str, Any]] = [
+        {"sel": ""},
+        {"sel": "", "confirm_resign": True},
+        {"sel": "", "user": ONE_TAP_USER},  # a player with the one-tap option
+    ]
     done: set[tuple[tuple[str, Any], ...]] = set()
     lost = False
     while todo or not lost:
@@ -149,26 +157,35 @@ def _presses(
                 if move not in legal.get(item.source, []):
                     seen.wrong.append(f"menu {item.custom_id} value {value}: {move} is not legal")
             return []
-        return [{"sel": f"{item.source}.{value}"} for value in values]
+        return [{**state, "sel": f"{item.source}.{value}"} for value in values]
     if not isinstance(item, BoardButton) or item.item.disabled:
         return []
     if item.op == "s":
-        return [{"sel": item.arg}]
+        return [{**state, "sel": item.arg, "target": None}]
     if item.op != "t":
         return []
     source, size = split_selection(item.sel)
     moves = legal.get(source or "", [])
     label = str(item.item.label)
-    pile = "f" if label == "→ " + text("en", "foundation_short") else label
-    if pile == "→ " + text("de", "foundation_short"):
+    pile = getattr(item, "pile", None) or label
+    if label in ("→ " + text("en", "foundation_short"), "→ " + text("de", "foundation_short")):
         pile = "f"
     if item.arg.startswith("?"):
         target = item.arg[1:]
         reaching = [m for m in moves if m.endswith(f">{target}")]
         if target != pile or len(reaching) < 2:
             seen.wrong.append(f"{item.custom_id} ({label}) needs no card chosen")
-        return [{"sel": item.sel, "target": target}] if target else []
+        return [{**state, "sel": item.sel, "target": target}] if target else []
     head, _, target = item.arg.partition(">")
+    own = head.partition(":")[0]
+    if not target:  # a source alone: the server's one-tap rule
+        if own != pile or own not in legal:
+            seen.wrong.append(f"{item.custom_id} ({label}) one-taps {item.arg}, not {pile}")
+        return []
+    if own != source:  # a pile whose only legal move the first tap plays
+        if legal.get(own) != [item.arg] or pile != own:
+            seen.wrong.append(f"{item.custom_id} ({label}) plays {item.arg}, not its only move")
+        return []
     if item.arg not in moves or target != pile:
         seen.wrong.append(f"{item.custom_id} ({label}) plays {item.arg}, not a move to {pile}")
     if size is not None and engine_size(head) != size:
@@ -187,8 +204,9 @@ def _move(source: str, size: int, target: str) -> str:
 
 def presses_along(variant: str, seed: int, table: Table | None = None) -> tuple[int, int]:
     """Presses the board needs to play the won line of ``seed``, and its moves: Draw
-    or Deal is one press; a move is its source, then its target, then (when several
-    cards of the source reach that target) the card in the menu."""
+    or Deal is one press; a pile whose only legal move it is, one; else a move is its
+    source, then its target, then (when several cards of the source reach that target)
+    the card in the menu."""
     table = table or board_table()
     game = engine.new_game(variant, seed=seed)
     presses = 0
@@ -204,6 +222,11 @@ def _presses_for(table: Table, view: dict[str, Any], move: str) -> int:
         return 1  # draw or deal
     head, _, target = move.partition(">")
     source = head.partition(":")[0]
+    _, first = table.board(GAME, {"view": view}, "en")
+    assert first is not None
+    for item in first.children:
+        if isinstance(item, BoardButton) and item.op == "t" and item.arg == move:
+            return 1  # the pile's only legal move: played on the first tap
     _, ui = table.board(GAME, {"view": view}, "en", sel=source)
     assert ui is not None
     for item in ui.children:

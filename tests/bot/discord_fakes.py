@@ -18,13 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from discord_rules import check_message
+from discord_rules import check_message, check_modal
 
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
 from bot.table import Table
 
 _ids = itertools.count(10_000)
+# Button names tests use for piles whose label is their card.
+PILE_NAMES = {"Waste": "w", "Ablage": "w"}
 
 
 @dataclass
@@ -36,6 +38,7 @@ class FakeMessage:
     ephemeral: bool = False
     id: int = field(default_factory=lambda: next(_ids))
     edits: int = 0
+    allowed_mentions: discord.AllowedMentions | None = None
 
     async def edit(self, *, content: str | None = None, view: Any = ...) -> FakeMessage:
         check_message(content, self.view if view is ... else view)
@@ -66,7 +69,23 @@ class FakeMessage:
                 return child
             if getattr(child.item, "label", None) == label:
                 return child
+        pile = PILE_NAMES.get(label, label)
+        for child in self.items():  # a pile by its name: "7" is column 7's button "J♠︎"
+            if getattr(child, "pile", None) == pile:
+                return child
         raise AssertionError(f"no item {label!r} in {self.labels()}")
+
+    def piles(self) -> list[str]:
+        """The piles the buttons stand for, in order ("7", "w", "f1"), controls left out."""
+        return [c.pile for c in self.items() if getattr(c, "pile", None) is not None]
+
+    def enabled_piles(self) -> set[str]:
+        """The piles whose buttons can be pressed."""
+        return {
+            c.pile
+            for c in self.items()
+            if getattr(c, "pile", None) is not None and not c.item.disabled
+        }
 
 
 @dataclass
@@ -78,6 +97,19 @@ class FakeChannel:
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return self.messages[message_id]
+
+    async def send(
+        self,
+        content: str,
+        *,
+        view: Any = None,
+        allowed_mentions: discord.AllowedMentions | None = None,
+    ) -> FakeMessage:
+        """A message the bot posts in the channel itself (needs Send Messages)."""
+        check_message(content, view)
+        message = FakeMessage(content, view, allowed_mentions=allowed_mentions)
+        self.messages[message.id] = message
+        return message
 
 
 @dataclass
@@ -119,6 +151,13 @@ class FakeResponse:
         self._answer()
         self.interaction.record(content, view, ephemeral)
 
+    async def send_modal(self, modal: discord.ui.Modal) -> None:
+        """Open a form; its submission is a new interaction (``submit``)."""
+        self.interaction.calls.append("send_modal")
+        check_modal(modal)
+        self._answer()
+        self.interaction.modal = modal
+
     async def edit_message(self, *, content: str, view: Any) -> None:
         """The first response to a press that edits the pressed message itself."""
         self.interaction.calls.append("edit_message")
@@ -134,7 +173,13 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(
-        self, content: str, *, ephemeral: bool = False, wait: bool = False, view: Any = None
+        self,
+        content: str,
+        *,
+        ephemeral: bool = False,
+        wait: bool = False,
+        view: Any = None,
+        allowed_mentions: discord.AllowedMentions | None = None,
     ) -> FakeMessage:
         self.interaction.calls.append("followup.send")
         assert self.interaction.response.is_done(), "followup before any response"
@@ -143,7 +188,9 @@ class FakeFollowup:
             # As on Discord: the first followup after a defer replaces the "thinking" message.
             thinking.ephemeral = ephemeral
             return await thinking.edit(content=content, view=view)
-        return self.interaction.record(content, view, ephemeral)
+        message = self.interaction.record(content, view, ephemeral)
+        message.allowed_mentions = allowed_mentions
+        return message
 
 
 class FakeInteraction:
@@ -172,6 +219,7 @@ class FakeInteraction:
         self.data: dict[str, Any] = {}
         self.original: FakeMessage | None = None  # a command's deferred response
         self.calls: list[str] = []  # every call to Discord about this interaction, in order
+        self.modal: discord.ui.Modal | None = None  # a form opened in answer
 
     def record(self, content: str, view: Any, ephemeral: bool) -> FakeMessage:
         check_message(content, view)
@@ -181,12 +229,19 @@ class FakeInteraction:
             self.channel.messages[message.id] = message
         return message
 
+    def _pressed_message(self) -> FakeMessage | None:
+        """The message a press's response edits: the pressed one, unless the press was
+        deferred "thinking", which (as on Discord) answers with a new message."""
+        thinking = bool((self.response.deferred or {}).get("thinking"))
+        return None if thinking else self.message
+
     async def original_response(self) -> FakeMessage:
         """A command's deferred response (the "thinking" message), or a press's message."""
         self.calls.append("original_response")
         assert self.response.is_done(), "no response yet"
-        if self.message is not None:
-            return self.message
+        pressed = self._pressed_message()
+        if pressed is not None:
+            return pressed
         if self.original is None:
             deferred = self.response.deferred or {}
             self.original = self.record("", None, bool(deferred.get("ephemeral")))
@@ -195,7 +250,7 @@ class FakeInteraction:
     async def edit_original_response(self, *, content: str, view: Any) -> FakeMessage:
         self.calls.append("edit_original_response")
         assert self.response.is_done(), "edit before any response"
-        original = self.message if self.message is not None else self.original
+        original = self._pressed_message() or self.original
         if original is None:
             deferred = self.response.deferred or {}
             original = self.original = self.record("", None, bool(deferred.get("ephemeral")))
@@ -232,6 +287,20 @@ async def press(
     if value is not None:
         item._refresh_state(interaction, {"values": [value]})
     await item.callback(interaction)
+    return interaction
+
+
+async def submit(
+    bot: FakeBot, user: FakeUser, opened: FakeInteraction, value: str
+) -> FakeInteraction:
+    """Fill in the form ``opened`` answered with (its one text input) and send it, as a
+    new interaction on the message whose button opened it."""
+    modal = opened.modal
+    assert modal is not None, "the press opened no form"
+    interaction = FakeInteraction(bot, user, message=opened.message, channel=opened.channel)
+    [field] = [child for child in modal.children if isinstance(child, discord.ui.TextInput)]
+    field._refresh_state(interaction, {"value": value})  # type: ignore[arg-type]
+    await modal.on_submit(interaction)  # type: ignore[arg-type]
     return interaction
 
 

@@ -108,3 +108,49 @@ def check_message(content: str | None, view: Any) -> None:
     """Fail, naming every broken limit, when Discord would refuse this message."""
     breaks = rule_breaks(content, view)
     assert not breaks, "Discord would refuse this message: " + "; ".join(breaks)
+
+
+MODAL_TITLE: Final = 45
+MODAL_ROWS: Final = 5
+INPUT_LABEL: Final = 45
+INPUT_PLACEHOLDER: Final = 100
+INPUT_LENGTH: Final = 4000
+TEXT_INPUT: Final = 4
+
+
+def modal_breaks(modal: Any) -> list[str]:
+    """Every limit a modal (a form the bot opens) breaks: title 1–45 characters, a
+    custom id, 1–5 rows of one text input each, labels 1–45, placeholders up to 100,
+    lengths up to 4,000, ids unique."""
+    breaks = []
+    title = modal.title or ""
+    if not 1 <= len(title) <= MODAL_TITLE:
+        breaks.append(f"modal title of {len(title)} characters")
+    if not 1 <= len(modal.custom_id or "") <= CUSTOM_ID:
+        breaks.append("modal custom_id missing or too long")
+    rows = modal.to_components()
+    if not 1 <= len(rows) <= MODAL_ROWS:
+        breaks.append(f"modal with {len(rows)} rows")
+    ids = []
+    for row in rows:
+        items = row.get("components") or []
+        if row.get("type") != ACTION_ROW or len(items) != 1 or items[0]["type"] != TEXT_INPUT:
+            breaks.append(f"modal row {row!r} is not one text input")
+            continue
+        item = items[0]
+        ids.append(item.get("custom_id"))
+        if not 1 <= len(item.get("label") or "") <= INPUT_LABEL:
+            breaks.append(f"text input label {item.get('label')!r}")
+        if len(item.get("placeholder") or "") > INPUT_PLACEHOLDER:
+            breaks.append("text input placeholder too long")
+        if int(item.get("max_length") or 0) > INPUT_LENGTH:
+            breaks.append("text input max_length over 4000")
+    if len(set(ids)) != len(ids) or any(not i or len(i) > CUSTOM_ID for i in ids):
+        breaks.append("text input custom ids missing, too long or repeated")
+    return breaks
+
+
+def check_modal(modal: Any) -> None:
+    """Fail, naming every broken limit, when Discord would refuse this form."""
+    breaks = modal_breaks(modal)
+    assert not breaks, "Discord would refuse this modal: " + "; ".join(breaks)

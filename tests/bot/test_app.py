@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 from discord import app_commands
-from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, press, until
+from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeMessage, FakeUser, press, until
 from discord_rules import check_message
 
 import engine
@@ -94,6 +94,7 @@ class TestLanguages:
             "play",
             "board",
             "move",
+            "options",
             "undo",
             "hint",
             "resign",
@@ -116,11 +117,12 @@ class TestLanguages:
 class FakeDM:
     """A DM channel: what the bot sends there."""
 
-    sent: list[tuple[str, Any]] = field(default_factory=list)
+    sent: list[FakeMessage] = field(default_factory=list)
 
-    async def send(self, content: str, view: Any = None) -> None:
+    async def send(self, content: str, view: Any = None) -> FakeMessage:
         check_message(content, view)
-        self.sent.append((content, view))
+        self.sent.append(FakeMessage(content, view))
+        return self.sent[-1]
 
 
 @dataclass
@@ -141,18 +143,26 @@ class TestDirectMessages:
             variant=app_commands.Choice(name="K", value="klondike"),
             deal=engine.deal_code(5),
         )
+        [board] = start.sent
         dm = FakeDM()
         await bot.table.dm_move(FakeDMMessage(user, "ziehen", dm))
-        content, view = dm.sent[-1]
-        assert "Züge 1" in content and view is not None
+        # The board the player has is edited in place; nothing new is posted.
+        assert dm.sent == [] and "Züge 1" in board.content and board.view is not None
         await bot.table.dm_move(FakeDMMessage(user, "f1 nach 3", dm))
-        content, _ = dm.sent[-1]
-        assert "⚠️" in content and "Züge 1" in content  # refused, board unchanged
+        assert "⚠️" in board.content and "Züge 1" in board.content  # refused, unchanged
+        # With no board the bot may edit (its interaction is older than 15 minutes), the
+        # board is posted in the DM once, and edited there from then on.
+        bot.table.board_until.clear()
+        await bot.table.dm_move(FakeDMMessage(user, "ziehen", dm))
+        [posted] = dm.sent
+        assert "Züge 2" in posted.content
+        await bot.table.dm_move(FakeDMMessage(user, "ziehen", dm))
+        assert dm.sent == [posted] and "Züge 3" in posted.content
 
     async def test_a_dm_without_a_game_says_how_to_start(self, bot: Bot) -> None:
         dm = FakeDM()
         await bot.table.dm_move(FakeDMMessage(FakeUser(902, "Gus"), "7 3", dm))
-        assert "no game open" in dm.sent[0][0]
+        assert "no game open" in dm.sent[0].content
 
 
 class TestRestart:

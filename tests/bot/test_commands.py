@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 from bot_setup import ServerClock
 from discord.app_commands import Choice
-from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, until
+from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, submit, until
 
 import engine
 from bot.cog import SolitaireCog
-from bot.render import render_board
+from bot.render import card_text, render_board
+from bot.views import BoardButton
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
 CARLA = FakeUser(701, "Carla")
@@ -39,6 +41,40 @@ async def practice(bot: Bot, user: FakeUser, variant: Choice[str], seed: int) ->
     return board
 
 
+def several_targets(variant: str) -> tuple[int, str, list[str]]:
+    """A deal whose opening has a column with several legal moves: (seed, column, moves)."""
+    for seed in range(500):
+        legal = engine.new_game(variant, seed=seed).view()["legal_moves"]
+        for source, moves in legal.items():
+            if source.isdigit() and len({m.split(">")[1] for m in moves}) > 1:
+                return seed, source, moves
+    raise AssertionError("no such deal")
+
+
+def ace_on_the_waste() -> tuple[int, int]:
+    """A Klondike deal and how many draws turn up an Ace on the waste first."""
+    for seed in range(500):
+        game = engine.new_game("klondike", seed=seed)
+        for draws in range(1, 6):
+            game.play("d")
+            if "w>f" in game.view()["legal_moves"].get("w", []):
+                return seed, draws
+    raise AssertionError("no such deal")
+
+
+def lit_targets(board: FakeMessage, source: str) -> set[str]:
+    """The piles lit as targets of the selected ``source``: the moves they play."""
+    found = set()
+    for child in board.items():
+        if not isinstance(child, BoardButton) or child.op != "t" or child.item.disabled:
+            continue
+        if child.arg.startswith("?"):
+            found.add(child.arg[1:])
+        elif ">" in child.arg and child.arg.split(">")[0].partition(":")[0] == source:
+            found.add(child.arg.split(">")[1])
+    return found
+
+
 class TestPlay:
     async def test_play_sends_a_private_board_with_its_buttons(self, bot: Bot) -> None:
         done = await call(bot, "play", CARLA, variant=KLONDIKE, deal=engine.deal_code(5))
@@ -46,22 +82,16 @@ class TestPlay:
         [board] = done.sent
         assert board.ephemeral
         assert board.content.startswith("**Klondike · draw 1** · deal 5")
-        assert board.labels() == [
-            *map(str, range(1, 8)),
-            "Waste",
-            "→ Foundation",
-            "F1",
-            "F2",
-            "F3",
-            "F4",
-            "Draw",
-            "Undo",
-            "Hint",
-            "Resign",
-        ]
-        legal = engine.new_game("klondike", seed=5).view()["legal_moves"]
-        sources = {k for k in legal if k != "d"}
-        assert set(board.enabled()) == sources | {"Draw", "Undo", "Hint", "Resign"}
+        # The foundations (as targets, or as sources of a card taken back) are hidden
+        # until they apply; each pile's button names its top card.
+        assert board.piles() == [*map(str, range(1, 8)), "w"]
+        assert board.labels()[8:] == ["Draw", "Undo", "Hint", "Type a move", "Resign"]
+        view = engine.new_game("klondike", seed=5).view()
+        tops = [column["up"][-1] for column in view["tableau"]]
+        assert board.labels()[:7] == [card_text(card) for card in tops]
+        sources = {k for k in view["legal_moves"] if k != "d"}
+        assert board.enabled_piles() == sources
+        assert set(board.enabled()) >= {"Draw", "Undo", "Hint", "Type a move", "Resign"}
 
     async def test_german_user_gets_german_board(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, SPIDER, 3)
@@ -89,20 +119,71 @@ class TestPlay:
 
 
 class TestBoardButtons:
-    async def test_source_lights_targets_and_target_plays(self, bot: Bot) -> None:
+    async def test_a_pile_with_one_legal_move_plays_on_the_first_tap(self, bot: Bot) -> None:
         board = await practice(bot, CARLA, KLONDIKE, 5)
         game = engine.new_game("klondike", seed=5)
-        source, moves = next((s, m) for s, m in game.view()["legal_moves"].items() if s.isdigit())
+        assert game.view()["legal_moves"]["4"] == ["4>1"]
+        tap = await press(bot.fake, CARLA, board, "4")
+        assert tap.calls == ["edit_message"] and "Moves 1" in board.content
+        game.play("4>1")
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
+
+    async def test_source_lights_targets_and_target_plays(self, bot: Bot) -> None:
+        seed, source, moves = several_targets("klondike")
+        board = await practice(bot, CARLA, KLONDIKE, seed)
         await press(bot.fake, CARLA, board, source)
-        targets = {m.split(">")[1] for m in moves}
-        lit = {label for label in board.enabled()} - {"Draw", "Undo", "Hint", "Resign", source}
-        assert lit == {"→ Foundation" if t == "f" else t for t in targets}
+        assert lit_targets(board, source) == {m.split(">")[1] for m in moves}
         assert "👉" in board.content and "pick a target" in board.content
         target = moves[0].split(">")[1]
         await press(bot.fake, CARLA, board, "→ Foundation" if target == "f" else target)
+        game = engine.new_game("klondike", seed=seed)
         game.play(moves[0])
         assert "Moves 1" in board.content
-        assert set(board.enabled()) >= {k for k in game.view()["legal_moves"] if k.isdigit()}
+        assert "→ Foundation" not in board.labels()  # no source selected: hidden again
+        assert board.enabled_piles() >= {k for k in game.view()["legal_moves"] if k.isdigit()}
+
+    async def test_tapping_the_selection_again_plays_the_one_tap_rule(self, bot: Bot) -> None:
+        seed, source, _ = several_targets("klondike")
+        board = await practice(bot, CARLA, KLONDIKE, seed)
+        await press(bot.fake, CARLA, board, source)
+        await press(bot.fake, CARLA, board, source)  # "wherever it fits"
+        game = engine.new_game("klondike", seed=seed)
+        game.play(game.parse(source))
+        assert "Moves 1" in board.content
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
+
+    async def test_the_one_tap_option_plays_on_the_first_tap_and_undo_puts_it_right(
+        self, bot: Bot
+    ) -> None:
+        seed, source, moves = several_targets("klondike")
+        await call(bot, "options", CARLA, one_tap=True)
+        try:
+            board = await practice(bot, CARLA, KLONDIKE, seed)
+            await press(bot.fake, CARLA, board, source)
+            game = engine.new_game("klondike", seed=seed)
+            chosen = game.parse(source)
+            assert "Moves 1" in board.content
+            # Not where I meant: Undo selects the source again, and its targets are lit.
+            await press(bot.fake, CARLA, board, "Undo")
+            assert "↶ 1" in board.content and "👉" in board.content
+            other = next(m for m in moves if m != chosen.notation())
+            assert lit_targets(board, source) == {m.split(">")[1] for m in moves}
+            await press(bot.fake, CARLA, board, other.split(">")[1])
+            assert "Moves 1" in board.content and "↶ 1" in board.content
+        finally:
+            await call(bot, "options", CARLA, one_tap=False)
+
+    async def test_safe_cards_go_home_by_themselves_when_asked(self, bot: Bot) -> None:
+        seed, draws = ace_on_the_waste()
+        await call(bot, "options", DIETER, auto_home=True)
+        try:
+            board = await practice(bot, DIETER, KLONDIKE, seed)
+            for _ in range(draws):
+                await press(bot.fake, DIETER, board, "Ziehen")
+            assert "Nach oben gelegt: A" in board.content
+            assert f"Züge {draws + 1}" in board.content
+        finally:
+            await call(bot, "options", DIETER, auto_home=False)
 
     async def test_yukon_picks_the_card_inside_a_column(self, bot: Bot) -> None:
         for seed in range(100):
@@ -125,8 +206,7 @@ class TestBoardButtons:
         wanted = {
             m.split(">")[1] for m in moves if int(m.split(">")[0].partition(":")[2] or 1) == chosen
         }
-        lit = set(board.enabled()) - {"Undo", "Hint", "Resign", source}
-        assert lit == {"→ Foundation" if t == "f" else t for t in wanted}
+        assert lit_targets(board, source) == wanted
 
     async def test_a_target_several_cards_reach_asks_which_then_plays_it(self, bot: Bot) -> None:
         """Yukon deal 1: two cards of column 6 can go onto column 4 (6:2>4 and 6:3>4).
@@ -190,49 +270,79 @@ class TestBoardButtons:
         assert board.content == before
         assert intruder.sent[0].ephemeral and "Das gehört dir nicht." in intruder.sent[0].content
 
-    async def test_hint_shows_a_move(self, bot: Bot) -> None:
+    async def test_a_hint_is_lit_on_the_board_and_one_tap_plays_it(self, bot: Bot) -> None:
         board = await practice(bot, CARLA, KLONDIKE, 39)
         await press(bot.fake, CARLA, board, "Hint")
-        assert "Hint: **" in board.content and "Hints 1" in board.content
+        assert "Hint: **" in board.content and "💡 1" in board.content
+        hint = board.content.split("Hint: **")[1].split("**")[0]
+        primary = [
+            c
+            for c in board.items()
+            if isinstance(c, BoardButton) and c.item.style is discord.ButtonStyle.primary
+        ]
+        # the hinted target plays it (or Draw, when the hint is to draw)
+        [lit] = [c for c in primary if c.arg == hint or (hint == "d" and c.op == "d")]
+        await press(bot.fake, CARLA, board, lit.item.label)
+        game = engine.new_game("klondike", seed=39)
+        game.play(hint)
+        assert "Moves 1" in board.content
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
 
 
 class TestLostGames:
     async def test_a_lost_practice_game_offers_to_jump_back_unasked(self, bot: Bot) -> None:
-        await practice(bot, CARLA, KLONDIKE, LOST_SEED)
+        board = await practice(bot, CARLA, KLONDIKE, LOST_SEED)
         for move in LOST_LINE:
-            done = await call(bot, "move", CARLA, move=move)
-        [board] = done.sent
+            await call(bot, "move", CARLA, move=move)  # each typed move edits the board
         assert "Jump back" not in board.labels()
         # the server's background check proves the game lost; the board is redrawn unasked
         await until(lambda: "can no longer be won" in board.content, "the offer on the board")
-        assert board.labels()[-5:] == ["Draw", "Undo", "Jump back", "Hint", "Resign"]
+        assert board.labels()[-6:] == [
+            "Draw",
+            "Undo",
+            "Jump back",
+            "Hint",
+            "Type a move",
+            "Resign",
+        ]
         await press(bot.fake, CARLA, board, "Jump back")
         assert "can no longer be won" not in board.content
         assert "Jump back" not in board.labels()
-        assert "Moves 19 · Score 20 · Undos 7" in board.content  # seven moves taken back
+        assert "Moves 19 · Score 20 · ↶ 7" in board.content  # seven moves taken back
 
     async def test_the_offer_in_german(self, bot: Bot) -> None:
-        await practice(bot, DIETER, KLONDIKE, LOST_SEED)
+        board = await practice(bot, DIETER, KLONDIKE, LOST_SEED)
         for move in LOST_LINE:
-            done = await call(bot, "move", DIETER, move=move)
-        [board] = done.sent
+            await call(bot, "move", DIETER, move=move)
         await until(lambda: "nicht mehr zu gewinnen" in board.content, "das Angebot")
         assert "Zurückspringen" in board.labels()
 
 
 class TestTypedCommands:
-    async def test_move_undo_hint_and_board(self, bot: Bot) -> None:
-        await practice(bot, CARLA, KLONDIKE, 5)
+    async def test_move_undo_hint_and_resign_edit_the_board_i_have(self, bot: Bot) -> None:
+        board = await practice(bot, CARLA, KLONDIKE, 5)
         moved = await call(bot, "move", CARLA, move="d")
-        assert moved.sent[0].ephemeral and "Moves 1" in moved.sent[0].content
-        undone = await call(bot, "undo", CARLA)
-        assert "Undos 1" in undone.sent[0].content
+        [line] = moved.sent  # one line; the board itself is edited, not posted again
+        assert line.ephemeral and line.view is None and "Played d" in line.content
+        assert "Moves 1" in board.content
+        await call(bot, "undo", CARLA)
+        assert "↶ 1" in board.content
         hinted = await call(bot, "hint", CARLA)
-        assert "Hint: **" in hinted.sent[0].content
-        shown = await call(bot, "board", CARLA)
+        assert "Hint: **" in hinted.sent[0].content and "Hint: **" in board.content
+        shown = await call(bot, "board", CARLA)  # asked for: a new board
         assert shown.sent[0].ephemeral and shown.sent[0].labels()[-1] == "Resign"
-        resigned = await call(bot, "resign", CARLA)
-        assert "You resigned" in resigned.sent[0].content and resigned.sent[0].view is None
+        await call(bot, "resign", CARLA)
+        assert "You resigned" in shown.sent[0].content and shown.sent[0].view is None
+
+    async def test_type_a_move_opens_a_form_whose_answer_edits_the_board(self, bot: Bot) -> None:
+        board = await practice(bot, DIETER, KLONDIKE, 5)
+        opened = await press(bot.fake, DIETER, board, "Zug tippen")
+        assert opened.calls == ["send_modal"] and opened.modal is not None
+        assert opened.modal.title == "Zug tippen"
+        sent = await submit(bot.fake, DIETER, opened, "4 1")
+        assert sent.calls == ["edit_message"] and "Züge 1" in board.content
+        await submit(bot.fake, DIETER, opened, "f1 3")
+        assert "⚠️" in board.content and "Züge 1" in board.content  # refused: says why
 
     async def test_illegal_move_says_why_in_the_users_language(self, bot: Bot) -> None:
         await practice(bot, DIETER, KLONDIKE, 5)
@@ -246,14 +356,22 @@ class TestTypedCommands:
             done = await call(bot, name, FakeUser(799, "Nobody"))
             assert done.sent[0].ephemeral and "no game open" in done.sent[0].content
 
-    async def test_autocomplete_lists_my_legal_moves(self, bot: Bot) -> None:
+    async def test_autocomplete_takes_what_people_type_and_names_moves(self, bot: Bot) -> None:
         await practice(bot, CARLA, KLONDIKE, 5)
         interaction = FakeInteraction(bot.fake, CARLA)
         choices = await SolitaireCog.move_autocomplete(bot.cog, interaction, "")
         legal = engine.new_game("klondike", seed=5).view()["legal_moves"]
         assert sorted(c.value for c in choices) == sorted(m for g in legal.values() for m in g)
-        some = await SolitaireCog.move_autocomplete(bot.cog, interaction, "d")
-        assert [c.value for c in some] == ["d"]
+        assert {c.name for c in choices} == {"7♡ · 4 → 1, onto 8♠︎", "Draw"}
+        for typed in ("d", "draw", "4 1", "4>1", "7h", "7♥ 1", "7h 8s", "4 to 1"):
+            some = await SolitaireCog.move_autocomplete(bot.cog, interaction, typed)
+            assert [c.value for c in some] == (["d"] if typed[0] == "d" else ["4>1"]), typed
+        assert await SolitaireCog.move_autocomplete(bot.cog, interaction, "4 2") == []
+        german = FakeInteraction(bot.fake, CARLA, locale="de")
+        some = await SolitaireCog.move_autocomplete(bot.cog, german, "ziehen")
+        assert [(c.name, c.value) for c in some] == [("Ziehen", "d")]
+        some = await SolitaireCog.move_autocomplete(bot.cog, german, "4 nach 1")
+        assert [(c.name, c.value) for c in some] == [("7♡ · 4 → 1, auf 8♠︎", "4>1")]
 
     async def test_help_in_german(self, bot: Bot) -> None:
         done = await call(bot, "help", DIETER)

@@ -9,8 +9,11 @@ with the ranking and the revealed seed.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from discord.app_commands import Choice
 from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeMessage, FakeUser, press, until
+from press_line import play_line
 
 import engine
 from bot.cog import SolitaireCog
@@ -33,28 +36,6 @@ def winning_line(variant: str) -> tuple[int, list[str]]:
                 break
             line.append(game.play(hint).notation())
     raise AssertionError("no deal won by hints")
-
-
-def button_for(pile: str) -> str:
-    """The label of the board button for a source or target in notation."""
-    if pile == "w":
-        return "Waste"
-    if pile == "f":
-        return "→ Foundation"
-    return pile.upper() if pile.startswith("f") else pile
-
-
-async def play_with_buttons(bot: Bot, user: FakeUser, board: FakeMessage, move: str) -> None:
-    """Play ``move`` the way a player does: tap the source, maybe pick the card, tap the target."""
-    if move == "d":
-        await press(bot.fake, user, board, "Draw")
-        return
-    source, target = move.split(">")
-    pile, _, size = source.partition(":")
-    await press(bot.fake, user, board, button_for(pile))
-    if any(item.item.custom_id.startswith("sa|k|") for item in board.items()):
-        await press(bot.fake, user, board, "select", value=size or "1")
-    await press(bot.fake, user, board, button_for(target))
 
 
 async def test_two_users_race_to_a_finish(bot: Bot) -> None:
@@ -109,14 +90,105 @@ async def test_two_users_race_to_a_finish(bot: Bot) -> None:
         if move == "finish":
             await press(bot.fake, ALICE, alice, "Finish")
         else:
-            await play_with_buttons(bot, ALICE, alice, move)
+            await play_line(bot.fake, ALICE, alice, (move,), Counter())
         assert "⚠️" not in alice.content, (move, alice.content)
-    assert "Won!" in alice.content and alice.view is None
+    assert "Won!" in alice.content and alice.labels() == ["Share"]  # nothing else to tap
 
     await until(lambda: "Race over." in lobby.content, "the final ranking")
     ranking = [line for line in lobby.content.splitlines() if line.startswith(("🥇", "🥈"))]
     assert ranking[0].startswith("🥇1. Alice: 52 cards home") and "won in" in ranking[0]
     assert ranking[1].startswith("🥈2. Bernd") and ranking[1].endswith("resigned")
-    assert f"Seed {seed} " in lobby.content
-    assert lobby.view is None
+    code = engine.deal_code(seed)
+    assert f"Deal **{code}**" in lobby.content and f"seed {seed}," in lobby.content
+    assert lobby.labels() == ["Play this deal", "Rematch", "Share"]
     assert bot.desk.races == {}  # the race is over: the desk forgot it
+
+    # Share: Alice's result to copy, the deal code and place, no card in it.
+    shared = await press(bot.fake, ALICE, lobby, "Share", channel=channel)
+    [line] = shared.sent
+    assert line.ephemeral and "```" in line.content
+    assert f"race #1 · Klondike · draw 1 · deal {code} · place 1 of 2 · won in" in line.content
+    assert not any(mark in line.content for mark in "♠♣♡♢♥♦")
+    # Bernd, in German, shares his place too.
+    shared = await press(bot.fake, BERND, lobby, "Share", channel=channel)
+    assert "Platz 2 von 2 · aufgegeben" in shared.sent[0].content
+
+    # Play this deal: a practice game of the same deal, its code on the board.
+    played = await press(bot.fake, BERND, lobby, "Play this deal", channel=channel)
+    [practice] = played.sent
+    assert practice.ephemeral and f"Spiel {code}" in practice.content
+    assert "Ziehen" in practice.enabled()
+
+    # Alice's won board shares too, spoiler-free.
+    await press(bot.fake, ALICE, alice, "Share")
+    assert "race #1" in alice.content.lower() and "won in" in alice.content
+
+
+async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_mentioned(
+    bot: Bot,
+) -> None:
+    channel = FakeChannel()
+    opening = FakeInteraction(bot.fake, ALICE, channel=channel)
+    await SolitaireCog.race.callback(  # type: ignore[arg-type]
+        bot.cog, opening, variant=Choice(name="Yukon", value="yukon"), countdown=2
+    )
+    [lobby] = opening.sent
+    await press(bot.fake, BERND, lobby, "Join", channel=channel)
+    await press(bot.fake, ALICE, lobby, "Start", channel=channel)
+    await until(lambda: "Open my board" in lobby.labels(), "the countdown offers boards")
+    assert lobby.labels() == ["Join", "Leave", "Open my board"]
+
+    boards: dict[str, FakeMessage] = {}
+    for user in (ALICE, BERND):
+        opened = await press(bot.fake, user, lobby, "Open my board", channel=channel)
+        [boards[user.name]] = opened.sent
+    for board in boards.values():
+        # Face down until the start: the board's shape, no card, nothing to tap yet.
+        assert not any(mark in board.content for mark in "♠♣♡♢")
+        assert not board.enabled_piles()
+    assert "The race starts <t:" in boards["Alice"].content
+    assert "Das Rennen startet <t:" in boards["Bernd"].content
+
+    # The start: both boards turn live by themselves, and the racers are mentioned.
+    for board in boards.values():
+        await until(
+            lambda b=board: any(pile.isdigit() for pile in b.enabled_piles()),
+            "a live board",
+        )
+        assert any(mark in board.content for mark in "♠♣♡♢")
+    await until(lambda: bot.desk.mentions == 1, "the start's mention")
+    [mention] = [m for m in channel.messages.values() if m is not lobby and "🏁" in m.content]
+    assert f"<@{ALICE.id}>" in mention.content and f"<@{BERND.id}>" in mention.content
+    assert mention.allowed_mentions is not None
+    assert mention.allowed_mentions.users and not mention.allowed_mentions.everyone
+    assert mention.labels() == ["Open my board"]
+    # Its button opens the board again; it does not take the mention for the race message.
+    again = await press(bot.fake, BERND, mention, "Open my board", channel=channel)
+    assert again.sent[0].ephemeral and "⚠️" not in again.sent[0].content
+    assert bot.desk.races[1].message is not mention
+
+    # Both resign: the race ends; Rematch opens a new race with the same settings.
+    for user, board, resign in (
+        (ALICE, boards["Alice"], "Resign"),
+        (BERND, boards["Bernd"], "Aufgeben"),
+    ):
+        await press(bot.fake, user, board, resign)
+        await press(bot.fake, user, board, resign)
+    await until(lambda: "Race over." in lobby.content, "the end")
+    rematch = await press(bot.fake, BERND, lobby, "Rematch", channel=channel)
+    [second] = rematch.sent
+    assert not second.ephemeral and second is not lobby
+    assert "Rennen #2: Yukon" in second.content and "Bernd" in second.content
+    assert second.labels() == ["Mitmachen", "Verlassen", "Starten"]
+    new = bot.desk.state(2)
+    assert new is not None and new.info.settings.countdown_s == 2
+    assert new.info.settings.variant == "yukon" and new.info.settings.ranked
+    # Alice presses Rematch too: she joins that race, no second race is opened.
+    again = await press(bot.fake, ALICE, lobby, "Rematch", channel=channel)
+    [line] = again.sent
+    assert line.view is None and line.content == "Alice joins the rematch, race #2."
+    await until(lambda: "Bernd, Alice" in second.content, "Alice in the rematch's lobby")
+    assert 3 not in bot.desk.races
+    # Someone who did not race is told so, privately, and opens nothing.
+    outsider = await press(bot.fake, FakeUser(503, "Cleo"), lobby, "Rematch", channel=channel)
+    assert outsider.sent[0].ephemeral and "not in this race" in outsider.sent[0].content

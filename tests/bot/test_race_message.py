@@ -7,7 +7,11 @@ server makes them, so these tests hold the bot to what the server really sends.
 from __future__ import annotations
 
 import msgspec
+from discord_fakes import FakeChannel, FakeInteraction, FakeUser
+from discord_rules import utf16_units
 
+import engine
+from bot.race_messages import Herald
 from bot.races import RaceState, live_places, render_race
 from server import protocol as p
 from server.core.race import Race, RaceSettings
@@ -112,7 +116,7 @@ class TestRaceState:
         text = render_race(feed.state, "en")
         assert "Race over: time is up." in text
         assert feed.lines()[0] == "🥇1. Bob: 7 cards home, 30 moves"
-        assert "Seed 4242 " in text
+        assert f"Deal **{engine.deal_code(4242)}**" in text and "seed 4242," in text
         assert feed.state.state == "finished" and feed.state.info.order is None
 
     def test_old_news_changes_nothing(self) -> None:
@@ -173,3 +177,77 @@ def test_an_unranked_race_says_so_in_every_state() -> None:
         players=[],
     )
     assert "unranked" not in render_race(RaceState.from_info(ranked), "en")
+
+
+def crowded_race(state: str) -> RaceState:
+    """A 25-player German race of long names with markdown in them, everyone far along."""
+    settings = p.RaceSettings(
+        variant="spider-4",
+        options={},
+        max_players=25,
+        start="manual",
+        countdown_s=0,
+        time_limit_s=3600,
+        allow_undo=True,
+        allow_hints=False,
+    )
+    names = [f"Größenwahnsinnige_*Ölfüßler*_Nr{n:02}" for n in range(25)]
+    players = [
+        p.Standing(player=n, name=name, foundation=96, moves=1234, finished=True, time_ms=3_599_000)
+        for n, name in enumerate(names)
+    ]
+    ranking = [p.Ranked(rank=n + 1, **msgspec.structs.asdict(s)) for n, s in enumerate(players)]
+    over = state == "finished"
+    info = p.RaceInfo(
+        race=123456,
+        state=state,
+        seq=9,
+        creator=0,
+        settings=settings,
+        commitment="ab" * 32,
+        players=players,
+        starts_at=1_000,
+        ends_at=3_601_000,
+        order=None if over else [s.player for s in players],
+        ranking=ranking if over else None,
+        seed=str(2**64 - 1) if over else None,
+    )
+    return RaceState.from_info(info)
+
+
+def test_crowded_standings_fit_discord_and_keep_the_deal_line() -> None:
+    for state in ("running", "finished"):
+        text = render_race(crowded_race(state), "de")
+        assert utf16_units(text) <= 2000, (state, utf16_units(text))
+        lines = text.splitlines()
+        assert lines[0] == "**Rennen #123456: Spider · 4 Farben**"
+        cut = [line for line in lines if line.startswith("… und ")]
+        assert len(cut) == 1 and cut[0].endswith("weitere")
+        shown = [line for line in lines if "Ölfüßler" in line]
+        assert int(cut[0].split()[2]) == 25 - len(shown)  # every player shown or counted
+        if state == "finished":
+            code = engine.deal_code(2**64 - 1)
+            assert lines[-1].startswith(f"Spiel **{code}**")  # whole, and last
+            assert f"Seed {2**64 - 1}," in lines[-1]
+
+
+def test_short_standings_are_not_cut() -> None:
+    feed = Feed()
+    assert not any(line.startswith("…") for line in render_race(feed.state, "en").splitlines())
+
+
+async def test_the_start_mention_goes_through_the_channel_once_the_interaction_is_old() -> None:
+    """An interaction's followup works for 15 minutes; a start later than that (a lobby
+    left open) is posted in the channel itself."""
+    now = [0.0]
+    channel = FakeChannel()
+    interaction = FakeInteraction(None, FakeUser(1, "Ann"), channel=channel)
+    await interaction.response.defer()
+    herald = Herald(interaction, clock=lambda: now[0])
+    fresh = await herald("🏁 <@1>", None)
+    assert interaction.calls == ["defer", "followup.send"] and not fresh.ephemeral
+    now[0] = 15 * 60.0
+    late = await herald("🏁 <@1>", None)
+    assert interaction.calls == ["defer", "followup.send"]  # not the expired webhook
+    assert channel.messages[late.id] is late and late.allowed_mentions is not None
+    assert late.allowed_mentions.users and not late.allowed_mentions.roles

@@ -11,6 +11,7 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press
 from press_line import label_of, play_line
 
 import engine
+from bot.boards import Prefs
 from bot.cog import SolitaireCog
 from bot.views import BoardOp
 
@@ -45,12 +46,14 @@ async def test_a_refused_move_in_time_is_one_call_with_the_reason(bot: Bot) -> N
     board = await practice(bot, user, 1)
     legal = engine.new_game("klondike", seed=1).view()["legal_moves"]
     move = next(m for moves in legal.values() for m in moves if ">" in m)
-    source = label_of(board, BoardOp.SELECT, move.partition(">")[0].partition(":")[0])
-    assert source is not None
-    await press(bot.fake, user, board, source)
-    stale = FakeMessage(board.content, board.view)  # the same board, in another window
-    target = label_of(board, BoardOp.TARGET, move)
+    target = label_of(board, BoardOp.TARGET, move)  # its pile's only move: one tap
+    if target is None:
+        source = label_of(board, BoardOp.SELECT, move.partition(">")[0].partition(":")[0])
+        assert source is not None
+        await press(bot.fake, user, board, source)
+        target = label_of(board, BoardOp.TARGET, move)
     assert target is not None
+    stale = FakeMessage(board.content, board.view)  # the same board, in another window
     await press(bot.fake, user, board, target)  # played
     pressed = await press(bot.fake, user, stale, target)  # the same move again: refused
     assert pressed.calls == ["edit_message"]
@@ -74,5 +77,23 @@ async def test_a_won_line_costs_one_discord_call_per_press(bot: Bot) -> None:
     board = await practice(bot, user, 1)
     calls: Counter[str] = Counter()
     presses = await play_line(bot.fake, user, board, won_line("klondike", 1), calls)
-    assert board.view is None  # won: no buttons left
+    assert board.labels() == ["Share"]  # won: only Share is left
     assert calls == Counter({"edit_message": presses})
+
+
+async def test_a_won_line_with_the_one_tap_option_takes_fewer_presses(bot: Bot) -> None:
+    """The same win with one-tap on: a pile tapped once goes where the engine's one-tap
+    rule puts it; a wrong guess is put right by Undo (which selects the pile again) and
+    the target. Fewer presses than with the defaults, still one call each."""
+    bot.table.answer_budget = AMPLE
+    line = won_line("klondike", 1)
+    counts = []
+    for user, one_tap in ((FakeUser(965, "Rosa"), False), (FakeUser(966, "Sven"), True)):
+        bot.table.prefs[user.id] = Prefs(one_tap=one_tap)
+        board = await practice(bot, user, 1)
+        calls: Counter[str] = Counter()
+        game = engine.new_game("klondike", seed=1) if one_tap else None
+        presses = await play_line(bot.fake, user, board, line, calls, game)
+        assert board.labels() == ["Share"] and calls == Counter({"edit_message": presses})
+        counts.append(presses)
+    assert len(line) <= counts[1] < counts[0]

@@ -9,6 +9,7 @@ import pytest
 from discord_rules import rule_breaks
 
 import engine
+from bot.boards import won_line
 from bot.views import BoardButton, BoardSelect, board_view, race_view, split_selection
 
 
@@ -64,11 +65,19 @@ async def test_every_selection_fits_discords_limits(variant: str) -> None:
                     for head, _, target in (m.partition(">") for m in legal.get(source, []))
                     if target and (size is None or int(head.partition(":")[2] or 1) == size)
                 }
-                lit = {  # a move's target, or the target whose card is picked next
-                    c.arg[1:] if c.arg.startswith("?") else c.arg.split(">")[1]
-                    for c in children
-                    if isinstance(c, BoardButton) and c.op == "t" and not c.item.disabled
-                }
+                lit = set()
+                for c in children:
+                    if not (isinstance(c, BoardButton) and c.op == "t" and not c.item.disabled):
+                        continue
+                    if c.arg.startswith("?"):  # the target whose card is picked next
+                        lit.add(c.arg[1:])
+                    elif ">" not in c.arg:  # the selection again: the one-tap rule
+                        assert c.arg.partition(":")[0] == source
+                    elif c.arg.partition(":")[0].split(">")[0] == source:  # a lit target
+                        lit.add(c.arg.split(">")[1])
+                    else:  # another pile whose only legal move it plays at once
+                        moves = legal[c.arg.split(">")[0].partition(":")[0]]
+                        assert moves == [c.arg], (c.arg, moves)
                 assert lit <= targets
 
 
@@ -78,10 +87,11 @@ async def test_race_buttons_per_state() -> None:
         return [] if ui is None else [c.item.label for c in ui.children]
 
     assert labels("lobby", "manual") == ["Join", "Leave", "Start"]
-    assert labels("countdown", "countdown") == ["Join", "Leave"]
+    # the board opens in the countdown (face down until the start)
+    assert labels("countdown", "countdown") == ["Join", "Leave", "Open my board"]
     assert labels("running", "manual") == ["Open my board"]
     assert labels("running", "now") == ["Join", "Leave", "Open my board"]
-    assert labels("finished", "now") == []
+    assert labels("finished", "now") == ["Play this deal", "Rematch", "Share"]
 
 
 def stuck_view() -> dict[str, object]:
@@ -104,14 +114,35 @@ async def test_a_game_with_no_more_moves_keeps_undo_jump_back_and_resign() -> No
     # a race without undo still lets the player resign
     ui = board_view(1, view, "en", allow_undo=False, allow_hints=False)
     assert ui is not None and [c.item.label for c in ui.children if not c.item.disabled] == [
-        "Resign"
+        "Type a move",
+        "Resign",
     ]
 
 
-async def test_a_finished_game_has_no_buttons() -> None:
+async def test_a_resigned_game_has_no_buttons_and_a_won_one_only_share() -> None:
     view = engine.new_game("klondike", seed=1).view()
     view["status"] = "resigned"
     assert board_view(1, view, "en") is None
     won = engine.new_game("klondike", seed=1).view()
     won["outcome"] = "won"
-    assert board_view(1, won, "en") is None
+    ui = board_view(1, won, "en", daily="2026-12-02")
+    assert ui is not None and [c.item.label for c in ui.children] == ["Share"]
+    assert [c.item.custom_id for c in ui.children] == ["sa|b|1|S|2026-12-02|"]
+
+
+def test_a_won_daily_shares_its_day_and_no_card() -> None:
+    won = engine.new_game("klondike", seed=1).view()
+    won.update(status="won", started_at=1_000, finished_at=184_000)
+    del won["seed"], won["deal_code"]  # a daily's deal stays hidden until its day closes
+    won["counters"]["moves"] = 117
+    line = won_line({"game": 9, "view": won}, "de", daily="2026-12-02")
+    assert line == (
+        "Solitaire Arena · Tagesspiel Klondike · 1 Karte ziehen 2026-12-02"
+        " · gewonnen in 3:03, 117 Züge"
+    )
+    practice = dict(won, deal_code="1B")
+    assert won_line({"game": 9, "view": practice}, "en") == (
+        "Solitaire Arena · Klondike · draw 1 · deal 1B · won in 3:03, 117 moves"
+    )
+    playing = dict(won, status="playing")
+    assert won_line({"game": 9, "view": playing}, "en") is None
