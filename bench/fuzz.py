@@ -21,12 +21,9 @@ import argparse
 import asyncio
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,14 +31,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
 from fuzzing import DOCUMENTED_CLOSES, SERVICE_TOKEN, Fuzzer, Score  # noqa: E402
+from server_process import free_port, server_process, wait_healthy  # noqa: E402
 
 from server.store.database import LOCAL_SERVER_URL, locate_postgres, temporary_database  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def rss_mib(pid: int) -> float:
@@ -49,21 +41,6 @@ def rss_mib(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError(f"no VmRSS for {pid}")
-
-
-async def wait_healthy(port: int) -> None:
-    def probe() -> bool:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-                return bool(answer.status == 200)
-        except OSError:
-            return False
-
-    for _ in range(600):
-        if await asyncio.to_thread(probe):
-            return
-        await asyncio.sleep(0.1)
-    raise RuntimeError("the server did not come up")
 
 
 def merged(first: Score, second: Score) -> Score:
@@ -94,40 +71,28 @@ async def run(args: argparse.Namespace) -> int:
 
 async def fuzz(args: argparse.Namespace, database: str, log: Path) -> int:
     port = free_port()
-    env = {
-        **os.environ,
-        "SOLITAIRE_DATABASE_URL": database,
-        "SOLITAIRE_LOG_JSON": "1",
-        "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",
-        "SOLITAIRE_RATE_PER_SECOND": "100000",
-        "SOLITAIRE_RATE_BURST": "100000",
-        "SOLITAIRE_SERVICE_TOKENS": SERVICE_TOKEN,
-        "SOLITAIRE_RACE_WINNABLE_SECONDS": "0.2",
-        "SOLITAIRE_SOLVER_HELP_SECONDS": "0.2",
-    }
-    with log.open("wb") as sink:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=sink,
-            stderr=sink,
-        )
-    try:
+    server = server_process(
+        database,
+        port,
+        log,
+        "--rate-burst",
+        "100000",
+        rate_per_second="100000",
+        service_tokens=SERVICE_TOKEN,
+        race_winnable_seconds="0.2",
+        solver_help_seconds="0.2",
+    )
+    with server as process:
         await wait_healthy(port)
-        rss_start = rss_mib(server.pid)
+        rss_start = rss_mib(process.pid)
         started = time.perf_counter()
         warm_up = args.messages // 10
         first = await Fuzzer(port, args.seed, args.connections).run(warm_up)
-        rss_warm = rss_mib(server.pid)
+        rss_warm = rss_mib(process.pid)
         rest = await Fuzzer(port, args.seed + 1, args.connections).run(args.messages - warm_up)
         seconds = time.perf_counter() - started
-        rss_end = rss_mib(server.pid)
-        alive = server.poll() is None
-    finally:
-        if server.poll() is None:
-            server.terminate()
-        server.wait()
+        rss_end = rss_mib(process.pid)
+        alive = process.poll() is None
     score = merged(first, rest)
     lines = log.read_text(errors="replace").splitlines()
     not_json = [line for line in lines if not _json_object(line)]
