@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,7 +44,16 @@ class Metrics:
         self.request_buckets[bisect_left(COMMIT_BUCKETS, seconds)] += 1
 
     def render(self) -> str:
-        """The Prometheus text exposition of every counter."""
+        """The Prometheus text exposition of every counter.
+
+        The asyncio tasks are counted when asked (the server renders this on its own
+        loop): a soak (bench/soak.py) watches them stay flat, as a task left behind per
+        connection or per race would not.
+        """
+        try:
+            tasks = len(asyncio.all_tasks())
+        except RuntimeError:  # no loop running here
+            tasks = 0
         lines = [
             "# HELP solitaire_connections Open WebSocket connections.",
             "# TYPE solitaire_connections gauge",
@@ -51,6 +61,9 @@ class Metrics:
             "# HELP solitaire_connections_total WebSocket connections accepted.",
             "# TYPE solitaire_connections_total counter",
             f"solitaire_connections_total {self.connections_total}",
+            "# HELP solitaire_asyncio_tasks asyncio tasks alive in this process.",
+            "# TYPE solitaire_asyncio_tasks gauge",
+            f"solitaire_asyncio_tasks {tasks}",
             "# HELP solitaire_messages_total Client messages received, by type.",
             "# TYPE solitaire_messages_total counter",
         ]
