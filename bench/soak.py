@@ -40,7 +40,7 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import (  # noqa: E402
+from load import (
     Driver,
     Player,
     ProcessStats,
@@ -194,9 +194,7 @@ async def run(args: argparse.Namespace, database_url: str) -> bool:
         gc.collect()
         gc.freeze()
         gc.set_threshold(50_000, 20, 10)  # no long collections in the generator
-        tasks = [
-            asyncio.create_task(soaking(p, rate, churn, url, tally, stop)) for p in players
-        ]
+        tasks = [asyncio.create_task(soaking(p, rate, churn, url, tally, stop)) for p in players]
         await asyncio.sleep(args.warmup)
         samples: list[Sample] = []
         started = last = time.perf_counter()

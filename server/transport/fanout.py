@@ -8,11 +8,18 @@ their own when no commit comes by then (server/store/commit.py, ``Notices``). Ea
 process listens on a dedicated connection (a pooled one would be reset with
 ``UNLISTEN *`` on release), skips its own notices, and hands the others to
 ``RaceService.catch_up``, which sends the stored events to the watchers connected here.
+
+When the listening connection is lost (PostgreSQL restarted), it is opened again, with
+growing pauses, until the database answers. Notices sent meanwhile are missed, so every
+race watched here is then caught up from the database, as a notice naming it would
+(a race with events of this process still in flight is left to their commit: it finds
+the race changed, and the race is rebuilt from the database).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -20,12 +27,18 @@ import structlog
 
 from server.protocol.errors import ArenaError
 from server.services.races import RaceService
-from server.store.commit import CHANNEL
+from server.store.commit import CHANNEL, RETRY_PAUSES
+from server.store.pool import CONNECT_TIMEOUT, DATABASE_LOST
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
 
 log = structlog.get_logger(__name__)
+
+
+# Events of one race read at once when catching up after the connection was lost; a
+# race with more gets the rest with its next notice.
+CATCH_UP_EVENTS = 500
 
 
 class Fanout:
@@ -35,13 +48,45 @@ class Fanout:
         self._database_url = database_url
         self._races = races
         self._origin = origin
-        self._notices: asyncio.Queue[str] = asyncio.Queue()
+        self._notices: asyncio.Queue[str | None] = asyncio.Queue()
         self._connection: asyncpg.Connection | None = None
 
     async def start(self) -> None:
         """Open the listening connection (before the server accepts clients)."""
-        self._connection = await asyncpg.connect(self._database_url)
-        await self._connection.add_listener(CHANNEL, self._notice)
+        connection = await asyncpg.connect(self._database_url, timeout=CONNECT_TIMEOUT)
+        connection.add_termination_listener(self._lost)
+        await connection.add_listener(CHANNEL, self._notice)
+        self._connection = connection
+
+    def _lost(self, _conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any]) -> None:
+        self._notices.put_nowait(None)  # the connection ended: listen again
+
+    async def _listen_again(self) -> None:
+        """Open the listening connection again, as often as it takes."""
+        if self._connection is not None:
+            self._connection.terminate()
+            self._connection = None
+        for attempt in itertools.count():
+            await asyncio.sleep(RETRY_PAUSES[min(attempt, len(RETRY_PAUSES) - 1)])
+            try:
+                await self.start()
+            except DATABASE_LOST as err:
+                if attempt == 0:
+                    log.warning("fanout_lost", error=repr(err))
+                continue
+            log.info("fanout_listening_again", attempts=attempt + 1)
+            await self._catch_up_all()
+            return
+
+    async def _catch_up_all(self) -> None:
+        """Send on what other processes stored while no notice could reach this one."""
+        for race_id, room in list(self._races.rooms.items()):
+            if room.seq != room.sent:
+                continue  # events of ours in flight (see the module's docstring)
+            try:
+                await self._races.catch_up(race_id, room.sent + CATCH_UP_EVENTS)
+            except ArenaError as err:
+                log.error("fanout_failed", race=race_id, error=err.code)
 
     def _notice(
         self,
@@ -57,6 +102,9 @@ class Fanout:
         try:
             while True:
                 payload = await self._notices.get()
+                if payload is None:
+                    await self._listen_again()
+                    continue
                 origin, _, races = payload.partition(":")
                 if origin == self._origin:
                     continue
