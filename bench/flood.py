@@ -1,0 +1,222 @@
+"""Flood benchmark: what clients flooding past the rate limit cost the honest players.
+
+A connection may send 20 messages a second (bursts of 40); past that each message is
+refused with ``rate_limited``, and 50 refused in a row close the connection with 1008
+(docs/protocol.md, "Limits and close codes"). This runs a real server subprocess
+(``python -m server``, its default limits) on a throwaway PostgreSQL database, seats
+``--players`` honest players in races of 8 who move ``--rate`` times a second (well
+within the limit; bench/load.py's players), and measures their acknowledgement
+latency in three phases of ``--duration`` seconds each, one after the other in the
+same run:
+
+1. no flood;
+2. ``--flooders`` connections flooding: each sends ``get_view`` of its own practice
+   game as fast as the socket takes it (or ``--flood-rate`` frames a second in all),
+   reads what comes back, and once closed for flooding connects again with its token
+   and goes on. The flooders run in a process of their own, so their client work does
+   not slow the honest players' (it still takes one of the machine's cores);
+3. no flood again, so drift of the machine shows.
+
+It prints each phase's p50 and p99 and the flood phase's p99 against the mean of the
+two quiet ones (the target: at most 2x), the frames the flooders sent and had refused,
+the 1008 closes, and the server's CPU in each phase.
+
+Usage: ``.venv/bin/python bench/flood.py --players 200 --flooders 20 --duration 20``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import (
+    Driver,
+    ProcessStats,
+    free_port,
+    measure,
+    paced,
+    percentile,
+    postgres,
+    seat_players,
+    subprocess_running,
+    temporary_database,
+    wait_for_port,
+)
+
+FLOOD_CLOSE = 1008
+
+
+class Counts(msgspec.Struct):
+    """What the flooders did, reported by their process as one JSON line."""
+
+    sent: int = 0
+    refused: int = 0
+    answered: int = 0
+    closes: int = 0
+    reconnects: int = 0
+
+
+async def flooder(url: str, seconds: float, pace: float | None, counts: Counts) -> None:
+    """One flooding client until ``seconds`` have passed; reconnects when closed."""
+    deadline = time.perf_counter() + seconds
+    websocket = await connect(url, max_queue=None, ping_interval=None)
+    await websocket.send(json.dumps({"type": "hello", "id": 0, "name": "flood"}))
+    welcome = json.loads(await websocket.recv())
+    token = welcome["token"]
+    await websocket.send(json.dumps({"type": "practice", "id": 0, "variant": "klondike"}))
+    game = json.loads(await websocket.recv())["game"]
+    frame = json.dumps({"type": "get_view", "id": 1, "game": game})
+
+    async def drain(websocket: ClientConnection) -> None:
+        with_refusal = b'"code":"rate_limited"'
+        try:
+            async for message in websocket:
+                data = message.encode() if isinstance(message, str) else message
+                if with_refusal in data:
+                    counts.refused += 1
+                else:
+                    counts.answered += 1
+        except ConnectionClosed:
+            pass
+
+    while time.perf_counter() < deadline:
+        reading = asyncio.create_task(drain(websocket))
+        try:
+            while time.perf_counter() < deadline:
+                await websocket.send(frame)
+                counts.sent += 1
+                if pace is not None:
+                    await asyncio.sleep(pace)
+                elif counts.sent % 64 == 0:
+                    await asyncio.sleep(0)  # let the reader run
+        except ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code == FLOOD_CLOSE:
+                counts.closes += 1
+        await reading
+        if time.perf_counter() >= deadline:
+            break
+        websocket = await connect(url, max_queue=None, ping_interval=None)
+        await websocket.send(json.dumps({"type": "hello", "id": 0, "token": token}))
+        await websocket.recv()
+        counts.reconnects += 1
+    await websocket.close()
+
+
+async def flood(url: str, connections: int, seconds: float, rate: float | None) -> None:
+    """The flooders' process: run them all, then print their counts as one JSON line."""
+    counts = Counts()
+    pace = connections / rate if rate else None
+    await asyncio.gather(*(flooder(url, seconds, pace, counts) for _ in range(connections)))
+    print(msgspec.json.encode(counts).decode(), flush=True)
+
+
+async def run(args: argparse.Namespace, database_url: str) -> None:
+    port = free_port()
+    env = {
+        **os.environ,
+        "SOLITAIRE_DATABASE_URL": database_url,
+        "SOLITAIRE_LOG_JSON": "1",
+        "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",
+    }
+    command = [
+        *(sys.executable, "-m", "server", "--port", str(port)),
+        *("--processes", str(args.processes)),
+    ]
+    url = f"ws://127.0.0.1:{port}/"
+    with subprocess_running("flood-server", command, env) as pid:
+        await wait_for_port(port)
+        stats = ProcessStats(pid)
+        players = await seat_players(url, args.players, seed=3)
+        drivers: list[Driver] = [partial(paced, p, args.rate) for p in players]
+        phases: dict[str, float] = {}
+        flooded: Counts | None = None
+        for phase in ("quiet", "flood", "quiet again"):
+            flooders: subprocess.Popen[bytes] | None = None
+            if phase == "flood":
+                seconds = args.warmup + args.duration + 2
+                flood_command = [
+                    *(sys.executable, __file__, "--flood-url", url),
+                    *("--flooders", str(args.flooders), "--flood-seconds", str(seconds)),
+                    *(("--flood-rate", str(args.flood_rate)) if args.flood_rate else ()),
+                ]
+                flooders = subprocess.Popen(flood_command, stdout=subprocess.PIPE)
+            tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+            if flooders is not None:
+                out, _ = await asyncio.to_thread(flooders.communicate, timeout=120)
+                flooded = msgspec.json.decode(out.splitlines()[-1], type=Counts)
+            p99 = percentile(tally.latencies, 0.99) * 1000
+            phases[phase] = p99
+            print(
+                f"{phase:<12}: honest acks/s {tally.acks / elapsed:,.0f}, "
+                f"p50 {percentile(tally.latencies, 0.5) * 1000:.1f} ms, p99 {p99:.1f} ms, "
+                f"max {max(tally.latencies, default=0) * 1000:.1f} ms; "
+                f"server CPU {cpu / elapsed * 100:.0f}% of one core; "
+                f"load average {os.getloadavg()[0]:.1f}; errors {tally.errors or 'none'}",
+                flush=True,
+            )
+            if flooded is not None and phase == "flood":
+                seconds = args.warmup + args.duration
+                print(
+                    f"  flooders    : {args.flooders} connections sent {flooded.sent:,} frames "
+                    f"({flooded.sent / seconds:,.0f}/s), {flooded.refused:,} refused, "
+                    f"{flooded.answered:,} answered, {flooded.closes:,} closed with 1008, "
+                    f"{flooded.reconnects:,} reconnects",
+                    flush=True,
+                )
+        for player in players:
+            await player.websocket.close()
+    quiet = (phases["quiet"] + phases["quiet again"]) / 2
+    ratio = phases["flood"] / quiet
+    verdict = "met" if ratio <= 2 else "NOT met"
+    print(
+        f"honest p99 with the flood ÷ without (mean of the two quiet phases): "
+        f"{phases['flood']:.1f} / {quiet:.1f} ms = {ratio:.2f}x (target at most 2x: {verdict})"
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=200, help="honest players")
+    parser.add_argument("--rate", type=float, default=2.0, help="honest moves/s per player")
+    parser.add_argument("--flooders", type=int, default=20, help="flooding connections")
+    parser.add_argument(
+        "--flood-rate", type=float, help="frames/s of all flooders together (default: flat out)"
+    )
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured a phase")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--processes", type=int, default=1, help="server processes")
+    parser.add_argument("--database-url", help="PostgreSQL server (default: 127.0.0.1:5432)")
+    parser.add_argument("--flood-url", help=argparse.SUPPRESS)  # the flooders' own process
+    parser.add_argument("--flood-seconds", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.flood_url:
+        await flood(args.flood_url, args.flooders, args.flood_seconds, args.flood_rate)
+        return
+    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()}", flush=True)
+    async with (
+        postgres(args.database_url) as admin_url,
+        temporary_database(admin_url, prefix="solitaire_flood") as database_url,
+    ):
+        await run(args, database_url)
+
+
+if __name__ == "__main__":
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main())
+    else:
+        uvloop.run(main())
