@@ -12,7 +12,7 @@ quiet ones (no flood) alternating with ``--rounds`` flood phases, in which
 ``--flood-rate`` frames a second in all (default 5,000: 250 a second each, 12 times the
 limit; 0 sends as fast as the socket takes them), reads what comes back, and once
 closed for flooding connects again with its token and goes on. The flooders run in a
-process of their own at the lowest CPU priority (``nice 19``), standing in for an
+process of their own at the lowest CPU priority (``--nice 19``), standing in for an
 attacker's own machine: their client work would otherwise take a whole core of the two
 here, and the server would wait for a core (printed) more than for anything the flood
 makes it do.
@@ -160,7 +160,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
                 # Niced: the flooders stand in for an attacker's own machine, so they
                 # take only the CPU the server and the honest players leave.
                 flooders = subprocess.Popen(
-                    flood_command, stdout=subprocess.PIPE, preexec_fn=lambda: os.nice(19)
+                    flood_command, stdout=subprocess.PIPE, preexec_fn=lambda: os.nice(args.nice)
                 )
             tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
             p99 = percentile(tally.latencies, 0.99) * 1000
@@ -211,6 +211,9 @@ async def main() -> None:
     )
     parser.add_argument("--duration", type=float, default=15.0, help="seconds measured a phase")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument(
+        "--nice", type=int, default=19, help="the flooders' CPU niceness (0: as the server's)"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="flood phases, between quiet ones")
     parser.add_argument("--processes", type=int, default=1, help="server processes")
     parser.add_argument("--database-url", help="PostgreSQL server (default: 127.0.0.1:5432)")
