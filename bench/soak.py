@@ -15,8 +15,10 @@ throwaway PostgreSQL database and:
 3. every ``--sample-seconds`` samples the server's memory (RSS of all its processes),
    its asyncio tasks and open connections (``/metrics``), its open file descriptors
    (``/proc/<pid>/fd``) and the moves acknowledged since the last sample;
-4. prints every sample, then whether each figure stayed flat: the mean of the last
-   third of the samples against the mean of the first third.
+4. prints every sample, then whether each figure stayed flat: the median of the last
+   third of the samples against the median of the first third (a median, since a
+   sample can land on a moment of many short-lived tasks). The games held and the
+   races held in memory are printed too, to tell what the memory holds.
 
 Usage: ``.venv/bin/python bench/soak.py --minutes 30`` (``--minutes 3`` for a quick run).
 """
@@ -74,6 +76,8 @@ class Sample:
     tasks: int
     connections: int
     fds: int
+    games: int
+    races: int
     moves_per_second: float
     p99_ms: float
     load_average: float
@@ -97,7 +101,15 @@ def open_fds(pids: list[int]) -> int:
 
 def gauges(port: int, processes: int) -> dict[str, float]:
     """The server's tasks and connections, summed over its processes (``/metrics``)."""
-    wanted = {"solitaire_asyncio_tasks": 0.0, "solitaire_connections": 0.0}
+    wanted = dict.fromkeys(
+        (
+            "solitaire_asyncio_tasks",
+            "solitaire_connections",
+            "solitaire_games_cached",
+            "solitaire_races_held",
+        ),
+        0.0,
+    )
     for process in range(processes):
         url = f"http://127.0.0.1:{port}/metrics?process={process}"
         with urllib.request.urlopen(url, timeout=10) as answer:
@@ -147,7 +159,7 @@ async def saturation(url: str, players: int, seconds: float, stats: ProcessStats
 def flat(name: str, values: list[float], growth: float, slack: float) -> bool:
     """Print whether the last third of ``values`` stayed within ``growth`` of the first."""
     third = max(1, len(values) // 3)
-    first, last = statistics.fmean(values[:third]), statistics.fmean(values[-third:])
+    first, last = statistics.median(values[:third]), statistics.median(values[-third:])
     bound = first * (1 + growth) + slack
     verdict = "flat" if last <= bound else "GREW"
     change = (last / first - 1) * 100 if first else float("nan")
@@ -201,7 +213,7 @@ async def run(args: argparse.Namespace, database_url: str) -> bool:
         tally.acks, tally.latencies = 0, []
         stolen_before = stolen_seconds()
         print(
-            "   min   RSS MiB  tasks  conns   fds  moves/s  p99 ms  load",
+            "   min   RSS MiB  tasks  conns   fds  games  races  moves/s  p99 ms  load",
             flush=True,
         )
         while (now := time.perf_counter()) - started < args.minutes * 60:
@@ -217,6 +229,8 @@ async def run(args: argparse.Namespace, database_url: str) -> bool:
                 tasks=int(figures["solitaire_asyncio_tasks"]),
                 connections=int(figures["solitaire_connections"]),
                 fds=open_fds(pids),
+                games=int(figures["solitaire_games_cached"]),
+                races=int(figures["solitaire_races_held"]),
                 moves_per_second=acks / (now - last),
                 p99_ms=percentile(latencies, 0.99) * 1000,
                 load_average=os.getloadavg()[0],
@@ -225,7 +239,8 @@ async def run(args: argparse.Namespace, database_url: str) -> bool:
             samples.append(sample)
             print(
                 f"{sample.at:6.1f} {sample.rss_mib:9.1f} {sample.tasks:6d} "
-                f"{sample.connections:6d} {sample.fds:5d} {sample.moves_per_second:8,.0f} "
+                f"{sample.connections:6d} {sample.fds:5d} {sample.games:6d} {sample.races:6d} "
+                f"{sample.moves_per_second:8,.0f} "
                 f"{sample.p99_ms:7.1f} {sample.load_average:5.1f}",
                 flush=True,
             )
@@ -242,7 +257,7 @@ async def run(args: argparse.Namespace, database_url: str) -> bool:
         f"(1 min, mean of the samples; {os.cpu_count()} cores); "
         f"stolen by the host {stolen * 100:.0f}% of the cores' time"
     )
-    print("flat (mean of the last third of the samples against the first third):")
+    print("flat (median of the last third of the samples against the first third):")
     verdicts = [
         flat("server RSS (MiB)", [s.rss_mib for s in samples], MEMORY_GROWTH, 0),
         flat("asyncio tasks", [s.tasks for s in samples], COUNT_GROWTH, COUNT_SLACK),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -29,6 +30,9 @@ class Metrics:
     request_buckets: list[int] = field(default_factory=lambda: [0] * (len(COMMIT_BUCKETS) + 1))
     request_count: int = 0
     request_sum: float = 0.0
+    # Sizes read when rendered (name -> (help, how to count)), registered by the server:
+    # what a process holds in memory, for a soak to tell growth from a leak.
+    sizes: dict[str, tuple[str, Callable[[], int]]] = field(default_factory=dict)
 
     def observe_commit(self, seconds: float, writes: int) -> None:
         """Record one group commit taking ``seconds`` for ``writes`` writes."""
@@ -64,6 +68,10 @@ class Metrics:
             "# HELP solitaire_asyncio_tasks asyncio tasks alive in this process.",
             "# TYPE solitaire_asyncio_tasks gauge",
             f"solitaire_asyncio_tasks {tasks}",
+        ]
+        for name, (text, count) in self.sizes.items():
+            lines += [f"# HELP {name} {text}", f"# TYPE {name} gauge", f"{name} {count()}"]
+        lines += [
             "# HELP solitaire_messages_total Client messages received, by type.",
             "# TYPE solitaire_messages_total counter",
         ]

@@ -99,6 +99,14 @@ class ArenaServer:
             storage, self.committer, self.metrics, self.config, self.clock, self.place
         )
         routed = routes(services)
+        self.metrics.sizes["solitaire_games_cached"] = (
+            "Games held replayed in memory.",
+            lambda: len(services.games),
+        )
+        self.metrics.sizes["solitaire_races_held"] = (
+            "Races held in memory (unfinished ones stay until they end).",
+            lambda: len(services.races.rooms),
+        )
         self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
         fanout = Fanout(self.database_url, services.races, self.committer.origin)
         await fanout.start()
