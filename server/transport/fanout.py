@@ -54,8 +54,12 @@ class Fanout:
     async def start(self) -> None:
         """Open the listening connection (before the server accepts clients)."""
         connection = await asyncpg.connect(self._database_url, timeout=CONNECT_TIMEOUT)
+        try:
+            await connection.add_listener(CHANNEL, self._notice)
+        except BaseException:
+            connection.terminate()  # lost again at once: no socket left behind
+            raise
         connection.add_termination_listener(self._lost)
-        await connection.add_listener(CHANNEL, self._notice)
         self._connection = connection
 
     def _lost(self, _conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any]) -> None:
