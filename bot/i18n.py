@@ -435,8 +435,9 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "Ein anderes Gerät war schneller; hier ist das aktuelle Spielfeld.",
     ),
     "unavailable": (
-        "The game server cannot save right now; nothing changed. Try again soon.",
-        "Der Spielserver kann gerade nicht speichern; nichts geändert. Bitte bald nochmal.",
+        "The game server could not save just now. Check the board and try again soon.",
+        "Der Spielserver konnte gerade nicht speichern. Schau aufs Spielfeld und "
+        "versuche es bald nochmal.",
     ),
     "bad_record": (
         "That finished game cannot be replayed on its deal; nothing was saved.",

@@ -73,6 +73,10 @@ class ServerConfig:
     commits_in_flight: int = 1
     # Connections in the database pool.
     pool_size: int = 8
+    # Seconds the group commit keeps trying a lost database (restarted, cut off) before
+    # it answers the writes waiting with ``unavailable``; none is acknowledged before
+    # it is committed (server/store/commit.py).
+    store_retry_seconds: float = 5.0
     # Games kept replayed in memory.
     game_cache_size: int = 20_000
     # Seconds to wait for pending commits and closing handshakes at shutdown.
@@ -118,6 +122,7 @@ _ENV_TYPES = {
     "max_commit_batch": int,
     "commits_in_flight": int,
     "pool_size": int,
+    "store_retry_seconds": float,
     "game_cache_size": int,
     "shutdown_timeout": float,
     "daily_time_limit_s": int,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -28,6 +30,9 @@ class Metrics:
     request_buckets: list[int] = field(default_factory=lambda: [0] * (len(COMMIT_BUCKETS) + 1))
     request_count: int = 0
     request_sum: float = 0.0
+    # Sizes read when rendered (name -> (help, how to count)), registered by the server:
+    # what a process holds in memory, for a soak to tell growth from a leak.
+    sizes: dict[str, tuple[str, Callable[[], int]]] = field(default_factory=dict)
 
     def observe_commit(self, seconds: float, writes: int) -> None:
         """Record one group commit taking ``seconds`` for ``writes`` writes."""
@@ -43,7 +48,16 @@ class Metrics:
         self.request_buckets[bisect_left(COMMIT_BUCKETS, seconds)] += 1
 
     def render(self) -> str:
-        """The Prometheus text exposition of every counter."""
+        """The Prometheus text exposition of every counter.
+
+        The asyncio tasks are counted when asked (the server renders this on its own
+        loop): a soak (bench/soak.py) watches them stay flat, as a task left behind per
+        connection or per race would not.
+        """
+        try:
+            tasks = len(asyncio.all_tasks())
+        except RuntimeError:  # no loop running here
+            tasks = 0
         lines = [
             "# HELP solitaire_connections Open WebSocket connections.",
             "# TYPE solitaire_connections gauge",
@@ -51,6 +65,13 @@ class Metrics:
             "# HELP solitaire_connections_total WebSocket connections accepted.",
             "# TYPE solitaire_connections_total counter",
             f"solitaire_connections_total {self.connections_total}",
+            "# HELP solitaire_asyncio_tasks asyncio tasks alive in this process.",
+            "# TYPE solitaire_asyncio_tasks gauge",
+            f"solitaire_asyncio_tasks {tasks}",
+        ]
+        for name, (text, count) in self.sizes.items():
+            lines += [f"# HELP {name} {text}", f"# TYPE {name} gauge", f"{name} {count()}"]
+        lines += [
             "# HELP solitaire_messages_total Client messages received, by type.",
             "# TYPE solitaire_messages_total counter",
         ]

@@ -287,13 +287,19 @@ class ConflictError(ArenaError):
 
 
 class UnavailableError(ArenaError):
-    """The database did not answer; nothing was changed."""
+    """The database did not answer; the change was not acknowledged.
+
+    Usually nothing was stored; a commit cut on its way may have been (docs/protocol.md,
+    "When the database is away"), which is why the message asks for the same move id.
+    """
 
     code = "unavailable"
     messages: ClassVar[dict[str, tuple[str, str]]] = {
         "unavailable": (
-            "The server cannot reach its database right now; nothing was changed.",
-            "Der Server erreicht seine Datenbank gerade nicht; nichts wurde geändert.",
+            "The server cannot reach its database right now; try again in a moment "
+            "(a move sent again with the same move_id never counts twice).",
+            "Der Server erreicht seine Datenbank gerade nicht; versuche es gleich noch "
+            "einmal (ein Zug mit derselben move_id zählt nie doppelt).",
         ),
     }
 

@@ -106,6 +106,10 @@ class GameCache:
                 break
             del self._games[oldest_id]
 
+    def __len__(self) -> int:
+        """How many games are held (the /metrics gauge ``solitaire_games_cached``)."""
+        return len(self._games)
+
     def cached(self, game_id: int) -> LiveGame | None:
         """The cached game, if any, marked as just used (no await: the common case)."""
         live = self._games.get(game_id)

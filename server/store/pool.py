@@ -31,7 +31,13 @@ def open_pool(database_url: str, max_size: int) -> asyncpg.Pool:
     has its own connection), no cursor outside a transaction. An open transaction is
     still rolled back, which asyncpg does before calling ``reset``.
     """
-    return asyncpg.create_pool(database_url, min_size=2, max_size=max_size, reset=_keep_session)
+    return asyncpg.create_pool(
+        database_url,
+        min_size=2,
+        max_size=max_size,
+        reset=_keep_session,
+        timeout=CONNECT_TIMEOUT,
+    )
 
 
 async def _keep_session(_connection: asyncpg.Connection) -> None:
@@ -41,16 +47,37 @@ async def _keep_session(_connection: asyncpg.Connection) -> None:
 # What a lost database looks like from asyncpg. A pooled connection whose server
 # process was ended can also fail with InternalClientError ("cannot switch to state
 # 15; another operation is in progress", asyncpg issue 1069); the pool then drops it
-# on release, as it does every connection whose reset fails.
+# on release, as it does every connection whose reset fails. A PostgreSQL that is
+# stopping or starting answers with SQLSTATE class 57, operator intervention:
+# ``AdminShutdownError`` to the sessions a shutdown ends, ``CannotConnectNowError``
+# ("the database system is starting up") to a connection it is not ready for.
+# OSError covers a refused or timed-out connection (TimeoutError is one).
 DATABASE_LOST = (
     asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
     asyncpg.InterfaceError,
     asyncpg.InternalClientError,
     OSError,
 )
 
+# Seconds a new connection may take before it counts as lost (asyncpg's default is 60:
+# a PostgreSQL that accepts no connections would hold every request that long).
+CONNECT_TIMEOUT = 10.0
+
+
+def lost(err: BaseException) -> bool:
+    """Whether ``err`` means the database (or the way to it) is gone, not a refusal."""
+    return isinstance(err, DATABASE_LOST)
+
 
 def guarded(func: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """``func`` with a lost database raised as ``UnavailableError``.
+
+    Reads and the writes outside the group commit are not retried here: the request
+    is answered ``unavailable`` at once, and the client asks again (a write that may
+    have landed is not sent twice behind its back).
+    """
+
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await func(*args, **kwargs)

@@ -93,11 +93,20 @@ class ArenaServer:
             self.metrics,
             self.config.max_commit_batch,
             self.config.commits_in_flight,
+            self.config.store_retry_seconds,
         )
         services = self.services = build_services(
             storage, self.committer, self.metrics, self.config, self.clock, self.place
         )
         routed = routes(services)
+        self.metrics.sizes["solitaire_games_cached"] = (
+            "Games held replayed in memory.",
+            lambda: len(services.games),
+        )
+        self.metrics.sizes["solitaire_races_held"] = (
+            "Races held in memory (unfinished ones stay until they end).",
+            lambda: len(services.races.rooms),
+        )
         self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
         fanout = Fanout(self.database_url, services.races, self.committer.origin)
         await fanout.start()
@@ -168,19 +177,30 @@ class ArenaServer:
         """Plain HTTP on the WebSocket port: /healthz and /metrics."""
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            assert self.services is not None
-            try:
-                healthy = await self.services.storage.healthy()
-            except (UnavailableError, asyncpg.PostgresError, TimeoutError):
-                healthy = False
-            if healthy:
-                return connection.respond(HTTPStatus.OK, "ok\n")
-            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "database unreachable\n")
+            return connection.respond(*await self.health())
         if path == "/metrics":
             response = connection.respond(HTTPStatus.OK, self.metrics.render())
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         return static.respond(request)
+
+    async def health(self) -> tuple[HTTPStatus, str]:
+        """``/healthz``: ``ok``, or ``degraded`` while the database does not answer.
+
+        Degraded is 503: the process lives and keeps its clients' connections, but it
+        answers changes with ``unavailable`` (after the group commit's retries) until the
+        database is back; a load balancer should send new players elsewhere meanwhile.
+        The database must answer ``select 1`` within 2 s on a pooled connection, which
+        the pool opens anew once PostgreSQL is back.
+        """
+        assert self.services is not None
+        try:
+            answers = await self.services.storage.healthy()
+        except (UnavailableError, asyncpg.PostgresError, TimeoutError):
+            answers = False
+        if answers:
+            return HTTPStatus.OK, "ok\n"
+        return HTTPStatus.SERVICE_UNAVAILABLE, "degraded: database unreachable, retrying\n"
 
     async def stop(self) -> None:
         """Stop accepting, commit what is pending, close clients with 1001, release all."""

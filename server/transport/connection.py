@@ -337,15 +337,23 @@ class Connection:
             self.metrics.observe_request(time.perf_counter() - started)
 
     async def refuse(self, frame: str | bytes) -> bool:
-        """Answer a frame past the rate limit; False once the flood closed the connection."""
+        """Answer a frame past the rate limit; False once the flood closed the connection.
+
+        A flooding client's frames arrive hundreds to a read, and websockets hands them
+        over without a pause while its replies fit the send buffer: answered one after
+        the other, they held the event loop for tens of milliseconds, and every other
+        player's move waited (bench/flood.py: honest p99 ×58). So each refusal first
+        lets the others' work run, and only the first of a run is logged.
+        """
         self.rejected += 1
+        await asyncio.sleep(0)
         if self.rejected > self.config.flood_close_after:
             self.metrics.errors["rate_limited"] += 1
             await self.close(FLOOD_CLOSE, "rate limit exceeded")
             return False
         error = ProtocolError("rate_limited", rate=self.bucket.rate)
         error.request_id = p.request_id_of(frame)
-        await self.reply_error(error)
+        await self.reply_error(error, logged=self.rejected == 1)
         return True
 
     async def dispatch(self, message: p.ClientMessage) -> p.Message:
@@ -493,8 +501,8 @@ class Connection:
             token=token,
         )
 
-    async def reply_error(self, err: ArenaError) -> None:
-        """Send an error reply in the connection's language."""
+    async def reply_error(self, err: ArenaError, logged: bool = True) -> None:
+        """Send an error reply in the connection's language (and log it if ``logged``)."""
         self.metrics.errors[err.code] += 1
         details = {k: v for k, v in err.details.items() if k != "reason_de"}
         reply = p.ErrorMessage(
@@ -504,5 +512,6 @@ class Connection:
             details=details,
             view=err.view,
         )
-        self.log.info("error_reply", code=err.code)
+        if logged:
+            self.log.info("error_reply", code=err.code)
         self.reply(p.encode(reply))

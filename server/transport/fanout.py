@@ -11,11 +11,19 @@ process listens on a dedicated connection (a pooled one would be reset with
 
 The same connection listens for reports (``solitaire_race_reports``, server/services/relay.py):
 what other processes' players did in races this process owns, for ``RaceService.reported``.
+
+When the listening connection is lost (PostgreSQL restarted), it is opened again, with
+growing pauses, until the database answers. Notices sent meanwhile are missed, so every
+race watched here is then caught up from the database, as a notice naming it would
+(a race with events of this process still in flight is left to their commit: it finds
+the race changed, and the race is rebuilt from the database). A mirror's reports lost
+with the connection are sent again by the mirror (server/services/relay.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -25,12 +33,18 @@ import structlog
 from server.protocol.errors import ArenaError
 from server.services import relay
 from server.services.races import RaceService
-from server.store.commit import CHANNEL
+from server.store.commit import CHANNEL, RETRY_PAUSES
+from server.store.pool import CONNECT_TIMEOUT, DATABASE_LOST
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
 
 log = structlog.get_logger(__name__)
+
+
+# Events of one race read at once when catching up after the connection was lost; a
+# race with more gets the rest with its next notice.
+CATCH_UP_EVENTS = 500
 
 
 class Fanout:
@@ -40,14 +54,53 @@ class Fanout:
         self._database_url = database_url
         self._races = races
         self._origin = origin
-        self._notices: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        # (channel, payload) of each notice; None when the connection was lost.
+        self._notices: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
         self._connection: asyncpg.Connection | None = None
 
     async def start(self) -> None:
         """Open the listening connection (before the server accepts clients)."""
-        self._connection = await asyncpg.connect(self._database_url)
-        await self._connection.add_listener(CHANNEL, self._notice)
-        await self._connection.add_listener(relay.CHANNEL, self._notice)
+        connection = await asyncpg.connect(self._database_url, timeout=CONNECT_TIMEOUT)
+        try:
+            await connection.add_listener(CHANNEL, self._notice)
+            await connection.add_listener(relay.CHANNEL, self._notice)
+        except BaseException:
+            connection.terminate()  # lost again at once: no socket left behind
+            raise
+        connection.add_termination_listener(self._lost)
+        self._connection = connection
+
+    def _lost(self, _conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any]) -> None:
+        self._notices.put_nowait(None)  # the connection ended: listen again
+
+    async def _listen_again(self) -> None:
+        """Open the listening connection again, as often as it takes."""
+        if self._connection is not None:
+            self._connection.terminate()
+            self._connection = None
+        for attempt in itertools.count():
+            await asyncio.sleep(RETRY_PAUSES[min(attempt, len(RETRY_PAUSES) - 1)])
+            try:
+                await self.start()
+            except DATABASE_LOST as err:
+                if attempt == 0:
+                    log.warning("fanout_lost", error=repr(err))
+                continue
+            log.info("fanout_listening_again", attempts=attempt + 1)
+            await self._catch_up_all()
+            return
+
+    async def _catch_up_all(self) -> None:
+        """Send on what other processes stored while no notice could reach this one."""
+        notices = [
+            (race_id, room.sent + CATCH_UP_EVENTS)
+            for race_id, room in list(self._races.rooms.items())
+            if room.seq == room.sent  # else events of ours in flight (module docstring)
+        ]
+        try:
+            await self._races.catch_up(notices)
+        except ArenaError as err:
+            log.error("fanout_failed", races=len(notices), error=err.code)
 
     def _notice(
         self,
@@ -62,7 +115,11 @@ class Fanout:
         """Pass each notice of another process on, in order, until cancelled."""
         try:
             while True:
-                channel, payload = await self._notices.get()
+                notice = await self._notices.get()
+                if notice is None:
+                    await self._listen_again()
+                    continue
+                channel, payload = notice
                 if channel == relay.CHANNEL:
                     await self._reported(payload)
                     continue

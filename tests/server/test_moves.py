@@ -140,32 +140,36 @@ async def test_two_processes_cannot_fork_a_game(
     assert [(r["seq"], r["action"]) for r in rows] == [(0, "d"), (1, "d")]
 
 
-async def test_lost_database_connections_give_unavailable_then_recover(
+async def test_cut_database_connections_are_replaced_and_no_move_is_lost(
     connect: Any, migrated_database_url: str
 ) -> None:
-    """Every connection to the database is cut: a clear error, nothing lost, then on."""
+    """Every connection to the database is cut: the group commit opens new ones and
+    commits each move waiting (server/store/commit.py), and acknowledges it only then."""
     ann = await connect(name="Ann")
     game = (await ann.ok("practice", variant="klondike", seed=5))["game"]
     await ann.ok("move", game=game, text="d", move_id="before")
     admin = await asyncpg.connect(migrated_database_url)
     try:
-        await admin.execute(
-            "select pg_terminate_backend(pid) from pg_stat_activity "
+        cut = await admin.fetchval(
+            "select count(pg_terminate_backend(pid)) from pg_stat_activity "
             "where datname = current_database() and pid <> pg_backend_pid()"
         )
     finally:
         await admin.close()
-    # the committer keeps a few connections of its own: use them all
+    assert cut >= 1  # the committer's connection among them
     replies = [await ann.request("move", game=game, text="d", move_id=f"m{i}") for i in range(8)]
-    codes = [r.get("code") for r in replies if r["type"] == "error"]
-    assert set(codes) <= {"unavailable"}
-    assert codes, "the first write on a cut connection must fail, not be acknowledged"
-    assert "database" in next(r for r in replies if r["type"] == "error")["message"]
-    moved = 1 + sum(r["type"] == "view" for r in replies)
+    assert [r["type"] for r in replies] == ["view"] * 8, replies
+    assert [r["view"]["counters"]["moves"] for r in replies] == list(range(2, 10))
     view = await ann.ok("get_view", game=game)
-    assert view["view"]["counters"]["moves"] == moved
-    again = await ann.ok("move", game=game, text="d", move_id="after")
-    assert again["view"]["counters"]["moves"] == moved + 1
+    assert view["view"]["counters"]["moves"] == 9
+    database = await asyncpg.connect(migrated_database_url)
+    try:
+        stored = await database.fetch(
+            "select move_id from moves where game_id=$1 order by seq", game
+        )
+    finally:
+        await database.close()
+    assert [row["move_id"] for row in stored] == ["before", *(f"m{i}" for i in range(8))]
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from server.protocol.errors import UnavailableError
 from server.store.boards import Board, BoardStore
 from server.store.daily import DailyDeal, DailyStore, ProvenDeal
 from server.store.listings import ListingStore
+from server.store.pool import guarded
 from server.store.storage import Storage
 
 DAY = date(2026, 3, 14)
@@ -68,3 +69,34 @@ async def test_a_lost_database_reads_as_unavailable(database_url: str) -> None:
         with pytest.raises(UnavailableError) as lost:
             await getattr(stores[store], name)(*args)
         assert isinstance(lost.value.__cause__, asyncpg.InterfaceError), name
+
+
+@pytest.mark.parametrize(
+    "lost",
+    [
+        asyncpg.AdminShutdownError("terminating connection due to administrator command"),
+        asyncpg.CannotConnectNowError("the database system is starting up"),
+        asyncpg.CannotConnectNowError("the database system is shutting down"),
+        ConnectionRefusedError(),
+        FileNotFoundError(),  # the Unix socket of a stopped PostgreSQL
+        TimeoutError(),
+    ],
+)
+async def test_a_stopping_or_starting_postgres_reads_as_unavailable(lost: Exception) -> None:
+    # What a restart of PostgreSQL answers (SQLSTATE class 57, operator intervention)
+    # is the database away, never an internal error.
+    @guarded
+    async def read() -> None:
+        raise lost
+
+    with pytest.raises(UnavailableError):
+        await read()
+
+
+async def test_a_database_error_that_is_no_outage_stays_what_it_is() -> None:
+    @guarded
+    async def read() -> None:
+        raise asyncpg.UniqueViolationError("duplicate key")
+
+    with pytest.raises(asyncpg.UniqueViolationError):
+        await read()
