@@ -149,13 +149,7 @@ class RaceMessages(Boards):
         actor = self.actor(interaction)
         # The deferred ("thinking") response becomes the race message: its id goes into the
         # race's context, so the bot finds the message again after a restart.
-        original = await interaction.original_response()
-        settings["guild_id"] = str(interaction.guild_id)
-        settings["context"] = {
-            "channel_id": str(interaction.channel.id),
-            "message_id": str(original.id),
-            "locale": locale,
-        }
+        settings.update(await self._message_context(interaction, locale))
         reply = await self.client.request("create_race", actor, **settings)
         info = reply["race"]
         self.desk.on_race(info)
@@ -169,6 +163,21 @@ class RaceMessages(Boards):
         if info.get("your_game") is not None:
             self.desk.racer(info["race"], actor.user_id, racing=True)
         self.desk.herald(info["race"], Herald(interaction))
+
+    async def _message_context(self, interaction: Interaction, locale: str) -> dict[str, Any]:
+        """The guild and ``context`` of a race whose message is this deferred interaction's
+        response: stored with the race, so the bot finds the message after a restart."""
+        original = await interaction.original_response()
+        fields: dict[str, Any] = {
+            "context": {
+                "channel_id": str(interaction.channel.id),
+                "message_id": str(original.id),
+                "locale": locale,
+            }
+        }
+        if interaction.guild_id is not None:
+            fields["guild_id"] = str(interaction.guild_id)
+        return fields
 
     async def reattach_races(self, guild_ids: list[int], channel_of: Any) -> int:
         """After a start: follow again every open race this bot opened in ``guild_ids`` and
@@ -228,7 +237,10 @@ class RaceMessages(Boards):
         locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
         await interaction.response.defer(thinking=True)
         actor = self.actor(interaction)
-        reply = await self.client.request("rematch", actor, race=race)
+        # This press's response becomes the rematch's message if it opens the rematch:
+        # its id goes to the server, never the old race's (a press joining it is ignored).
+        where = await self._message_context(interaction, locale)
+        reply = await self.client.request("rematch", actor, race=race, **where)
         new = reply["race"]
         self.desk.on_race(new)
         entry = self.desk.races.get(new["race"])

@@ -46,9 +46,15 @@ class JoinRace(Request, tag="join_race", kw_only=True):
 
 class Rematch(Request, tag="rematch", kw_only=True):
     """After a race: a new race with the same settings and a new deal. The first player
-    to ask creates it; the race's other players asking later join that one."""
+    to ask creates it; the race's other players asking later join that one.
+
+    ``context`` (and ``guild_id``, else the old race's) go to the new race as in
+    ``create_race``: a rematch is shown somewhere else than its old race (a new Discord
+    message), so it never takes the old race's context."""
 
     race: int
+    guild_id: str | None = None
+    context: dict[str, Any] | None = None
 
 
 class LeaveRace(Request, tag="leave_race", kw_only=True):

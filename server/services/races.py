@@ -45,7 +45,7 @@ from server.services.subscriber import Subscriber
 from server.store import writes
 from server.store.commit import EventRow, GroupCommitter
 from server.store.pool import to_ms
-from server.store.storage import Storage
+from server.store.storage import RematchTaken, Storage
 from server.store.writes import Statement
 
 log = structlog.get_logger(__name__)
@@ -321,9 +321,14 @@ class RaceService:
     # ------------------------------------------------------------ requests
 
     async def create(
-        self, who: Principal, message: p.CreateRace, subscriber: Subscriber | None
+        self,
+        who: Principal,
+        message: p.CreateRace,
+        subscriber: Subscriber | None,
+        rematch_of: int | None = None,
     ) -> p.RaceReply:
-        """Create a race (and join it), publishing the commitment to its seed."""
+        """Create a race (and join it), publishing the commitment to its seed; a rematch
+        names the race it follows (``rematch_of``, see ``rematch``)."""
         check_game_settings(message.variant, message.options, message.seed)
         check_limits(message)
         settings = RaceSettings(
@@ -354,7 +359,7 @@ class RaceService:
         )
         salt = secrets.token_hex(16)
         race_id = await self.storage.create_race(
-            who.player_id, settings, seed, salt, commitment(seed, salt), self.place
+            who.player_id, settings, seed, salt, commitment(seed, salt), self.place, rematch_of
         )
         race = Race(
             race_id,
@@ -444,8 +449,9 @@ class RaceService:
     ) -> p.RaceReply:
         """After a race's end, a new race with its settings and a new deal: the first
         of its players to ask creates it (the race's watchers get a ``rematch`` event),
-        the others asking then join that one. The rematch is remembered while this
-        process holds the old race's room; after a restart, asking again opens another.
+        the others asking then join that one. The link is stored with the new race
+        (``rematch_of``), so it holds across restarts and processes; two first requests
+        at once through two processes store one race, and the loser joins it.
 
         Raises:
             RaceError: ``wrong_state`` before the end, ``not_in_race`` for a non-player.
@@ -456,12 +462,10 @@ class RaceService:
         if who.player_id not in old.race.racers:
             raise RaceError("not_in_race")
         async with old.lock:
-            if old.rematch is not None:
-                return await self.join(who, p.JoinRace(id=message.id, race=old.rematch), subscriber)
-            s = old.race.settings
-            created = await self.create(
-                who,
-                p.CreateRace(
+            rematch = await self.storage.rematch(old.race_id)
+            if rematch is None:
+                s = old.race.settings
+                asked = p.CreateRace(
                     id=message.id,
                     variant=s.variant,
                     options=dict(s.options),
@@ -471,18 +475,22 @@ class RaceService:
                     time_limit_s=None if s.time_limit_ms is None else s.time_limit_ms // 1000,
                     allow_undo=s.allow_undo,
                     allow_hints=s.allow_hints,
-                    guild_id=s.guild_id,
-                    context=s.context,
+                    guild_id=s.guild_id if message.guild_id is None else message.guild_id,
+                    context=message.context,
                     require_winnable=s.require_winnable,
                     solver_help=s.solver_help,
-                ),
-                subscriber,
-            )
-            old.rematch = created.race.race
-            by = p.PlayerInfo(id=who.player_id, name=who.name)
-            now = self.clock()
-            await self.publish(old, [p.RematchEvent(rematch=old.rematch, by=by)], now)
-        return created
+                )
+                try:
+                    created = await self.create(who, asked, subscriber, rematch_of=old.race_id)
+                except RematchTaken as taken:  # another process stored it first
+                    rematch = taken.race
+                    log.info("rematch_taken", race=old.race_id, rematch=rematch)
+                else:
+                    by = p.PlayerInfo(id=who.player_id, name=who.name)
+                    event = p.RematchEvent(rematch=created.race.race, by=by)
+                    await self.publish(old, [event], self.clock())
+                    return created
+        return await self.join(who, p.JoinRace(id=message.id, race=rematch), subscriber)
 
     async def start(self, who: Principal, message: p.StartRace) -> p.RaceReply:
         """The creator starts the race."""

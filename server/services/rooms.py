@@ -41,8 +41,6 @@ class RaceRoom:
     # events and runs the clock. Else the room is a mirror of the owner's.
     owned: bool = True
     watchers: set[Subscriber] = field(default_factory=set)
-    # The rematch opened after this race's end, while this process holds the room.
-    rematch: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property

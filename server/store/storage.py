@@ -24,6 +24,14 @@ from server.protocol.errors import UnavailableError
 from server.store.pool import from_ms, guarded, to_ms
 
 
+class RematchTaken(Exception):
+    """A race's rematch was stored by another request first: ``race`` is that one."""
+
+    def __init__(self, race: int) -> None:
+        super().__init__(race)
+        self.race = race
+
+
 @dataclass(frozen=True, slots=True)
 class EntryRecord:
     """A stored game: enough to rebuild it by replay."""
@@ -130,50 +138,70 @@ class Storage:
         salt: str,
         commitment: str,
         place: Place = ALONE,
+        rematch_of: int | None = None,
     ) -> int:
         """Store a new race in its lobby; returns its id, one whose home is ``place``.
 
         The id is the first number the sequence hands out with ``id % count ==
         index`` (the subquery stops at it), so each race is served by the process
         that created it (server/transport/routing.py).
+
+        A rematch names the race it follows (``rematch_of``); only one race may follow
+        a race (sql/0100_rematches.sql), so the first insert wins.
+
+        Raises:
+            RematchTaken: another request stored the rematch of ``rematch_of`` first.
         """
-        return int(
-            await self.pool.fetchval(
-                """
-                insert into races (id, creator_id, variant, options, seed, salt, commitment,
-                    max_players, start_mode, countdown_s, time_limit_s, allow_undo,
-                    allow_hints, guild_id, context, require_winnable, solver_help, winnable, ranked)
-                values (
-                    (select id from (
-                        select nextval(pg_get_serial_sequence('races', 'id')) as id
-                        from generate_series(1, 1000)
-                    ) as numbers where id % $18 = $19 limit 1),
-                    $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
-                    $15, $16, $17, $20)
-                returning id
-                """,
-                creator_id,
-                settings.variant,
-                json.dumps(settings.options),
-                Decimal(seed),
-                salt,
-                commitment,
-                settings.max_players,
-                settings.start_mode,
-                settings.countdown_ms // 1000,
-                None if settings.time_limit_ms is None else settings.time_limit_ms // 1000,
-                settings.allow_undo,
-                settings.allow_hints,
-                settings.guild_id,
-                None if settings.context is None else json.dumps(settings.context),
-                settings.require_winnable,
-                settings.solver_help,
-                settings.winnable,
-                place.count,
-                place.index,
-                settings.ranked,
-            )
+        race_id = await self.pool.fetchval(
+            """
+            insert into races (id, creator_id, variant, options, seed, salt, commitment,
+                max_players, start_mode, countdown_s, time_limit_s, allow_undo,
+                allow_hints, guild_id, context, require_winnable, solver_help, winnable, ranked,
+                rematch_of)
+            values (
+                (select id from (
+                    select nextval(pg_get_serial_sequence('races', 'id')) as id
+                    from generate_series(1, 1000)
+                ) as numbers where id % $18 = $19 limit 1),
+                $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
+                $15, $16, $17, $20, $21)
+            on conflict (rematch_of) where rematch_of is not null do nothing
+            returning id
+            """,
+            creator_id,
+            settings.variant,
+            json.dumps(settings.options),
+            Decimal(seed),
+            salt,
+            commitment,
+            settings.max_players,
+            settings.start_mode,
+            settings.countdown_ms // 1000,
+            None if settings.time_limit_ms is None else settings.time_limit_ms // 1000,
+            settings.allow_undo,
+            settings.allow_hints,
+            settings.guild_id,
+            None if settings.context is None else json.dumps(settings.context),
+            settings.require_winnable,
+            settings.solver_help,
+            settings.winnable,
+            place.count,
+            place.index,
+            settings.ranked,
+            rematch_of,
         )
+        if race_id is None:
+            assert rematch_of is not None  # only a rematch's insert can be refused
+            taken = await self.rematch(rematch_of)
+            assert taken is not None  # the conflict waited for the winner's commit
+            raise RematchTaken(taken)
+        return int(race_id)
+
+    @guarded
+    async def rematch(self, race_id: int) -> int | None:
+        """The race opened as ``race_id``'s rematch, or None while there is none."""
+        found = await self.pool.fetchval("select id from races where rematch_of=$1", race_id)
+        return None if found is None else int(found)
 
     @guarded
     async def create_entry(

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from bot_setup import SERVICE_TOKEN, MakeClient, scripted_cooldown
 from discord.app_commands import Choice
-from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, until
+from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, press, until
 
 import engine
 from bot.client import Actor, ArenaClient
@@ -108,6 +108,36 @@ class TestRaceMessages:
         await other.request("join_race", Actor(FRANK.id, "Frank"), race=race)
         await until(lambda: "Erika, Frank" in lobby.content, "Frank shown by the new bot")
         assert "Spieler:" in lobby.content  # still in the language it was opened in
+
+    async def test_a_rematch_is_found_again_at_its_own_message(
+        self, bot: Bot, restarted: Table, make_client: MakeClient
+    ) -> None:
+        channel = FakeChannel()
+        opening = FakeInteraction(bot.fake, ERIKA, channel=channel)
+        await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE, countdown=0)  # type: ignore[arg-type]
+        [lobby] = opening.sent
+        race = next(iter(bot.desk.races))
+        other = await make_client()
+        erika, frank = Actor(ERIKA.id, "Erika"), Actor(FRANK.id, "Frank")
+        joined = await other.request("join_race", frank, race=race)
+        started = await other.request("start_race", erika, race=race)
+        for actor, reply in ((erika, started), (frank, joined)):
+            await other.request("resign", actor, game=reply["race"]["your_game"])
+        await until(lambda: "Rennen beendet." in lobby.content, "the end")
+        pressed = await press(bot.fake, ERIKA, lobby, "Revanche", channel=channel)
+        [second] = pressed.sent
+        assert second is not lobby
+        ended = lobby.content
+        await bot.table.client.close()  # the old bot is gone
+
+        # The new bot finds the rematch at its own message, not at the old race's.
+        channels = {channel.id: channel}
+        assert await restarted.reattach_races([1, 2], channels.get) == 1
+        [rematch] = restarted.desk.races
+        assert rematch != race
+        await other.request("join_race", frank, race=rematch)
+        await until(lambda: "Erika, Frank" in second.content, "Frank shown in the rematch")
+        assert lobby.content == ended
 
     async def test_races_in_unknown_channels_are_left_alone(
         self, bot: Bot, restarted: Table
