@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection
@@ -82,3 +82,9 @@ class Client:
     async def close(self) -> None:
         """Close the connection."""
         await self.websocket.close()
+
+
+# What the ``connect`` fixture (tests/server/conftest.py) hands a test: it opens clients.
+# Kept here, not in the conftest, because ``from conftest import`` finds whichever folder's
+# conftest was imported first.
+Connect = Callable[..., Awaitable[Client]]

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from arena_client import SERVICE_TOKEN, Client
+from arena_client import SERVICE_TOKEN, Client, Connect
 from websockets.asyncio.client import connect as ws_connect
 
 from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
-
-Connect = Callable[..., Awaitable[Client]]
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import Connect
+from arena_client import Connect
 
 from server.transport.app import ArenaServer
 from server.transport.static import WEB_ROOT, accepts_gzip, load_files

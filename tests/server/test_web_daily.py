@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from conftest import Connect
+from arena_client import Connect
 from playwright.async_api import Browser
 from web_browser import DESKTOP, board_ready, browser, open_page, page_url, snapshot
 

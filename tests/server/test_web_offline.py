@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from conftest import Connect
+from arena_client import Connect
 from playwright.async_api import Browser
 from test_web_practice import VARIANTS, assert_same_board
 from web_browser import (

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from conftest import Connect
+from arena_client import Connect
 from playwright.async_api import Browser, Page
 from web_browser import (
     DESKTOP,

@@ -8,7 +8,7 @@ commitment.
 
 from __future__ import annotations
 
-from conftest import Connect
+from arena_client import Connect
 from playwright.async_api import Browser, Page
 from web_browser import DESKTOP, PHONE, board_ready, browser, open_page, page_url, snapshot
 

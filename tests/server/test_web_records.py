@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import Connect
+from arena_client import Connect
 from playwright.async_api import Browser, Page
 from test_web_practice import practice
 from web_browser import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Connect
+from arena_client import Connect
 from playwright.async_api import Browser
 from test_web_practice import assert_same_board
 from test_web_replay import SEED, finished_race

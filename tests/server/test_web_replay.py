@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena_client import Client
-from conftest import Connect
+from arena_client import Client, Connect
 from playwright.async_api import Browser, Page
 from web_browser import DESKTOP, PHONE, board_ready, browser, open_page, page_url, snapshot
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import Connect
+from arena_client import Connect
 from playwright.async_api import Browser
 from solver_cases import LOST_LINE, LOST_SEED
 from test_web_practice import assert_same_board, practice
