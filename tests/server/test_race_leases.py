@@ -13,7 +13,9 @@ from server.core.race import RaceSettings
 from server.store.leases import LeaseStore
 from server.store.storage import Storage
 
-LEASE = 0.4  # seconds: short, so a lease runs out within the test
+# Seconds. Long, so no lease runs out by itself while a test runs on a busy machine; a
+# test makes a holder's time run out by moving its expiry into the past (``run_out``).
+LEASE = 60.0
 
 
 @pytest.fixture
@@ -35,6 +37,15 @@ async def alive(pool: asyncpg.Pool, holder: str) -> LeaseStore:
     return store
 
 
+async def run_out(pool: asyncpg.Pool, store: LeaseStore, seconds_ago: float) -> None:
+    """The holder stops renewing: its leases ran out ``seconds_ago``."""
+    await pool.execute(
+        "update lease_holders set expires_at = now() - $2 * interval '1 second' where holder = $1",
+        store.holder,
+        seconds_ago,
+    )
+
+
 async def test_one_holder_at_a_time_until_it_stops_renewing(pool: asyncpg.Pool) -> None:
     race = await new_race(Storage(pool))
     first, second = await alive(pool, "first"), await alive(pool, "second")
@@ -44,8 +55,8 @@ async def test_one_holder_at_a_time_until_it_stops_renewing(pool: asyncpg.Pool) 
     owner, other = (first, second) if holders[0] == "first" else (second, first)
     assert await owner.take(race) == owner.holder
     assert await owner.renew(LEASE) is None  # renewed in time: it holds what it held
-    await asyncio.sleep(LEASE * 1.5)  # the owner stops renewing: its leases run out
-    assert await other.renew(LEASE) == set()  # (the other renews: its own are good)
+    await run_out(pool, owner, 1)  # the owner stops renewing: its leases run out
+    assert await other.renew(LEASE) is None  # the other renews: its own stayed good
     assert await other.take(race) == other.holder
     # The old owner renews late and learns which races it has lost.
     assert await owner.renew(LEASE) == set()
@@ -57,7 +68,7 @@ async def test_a_late_renewal_keeps_what_nobody_took(pool: asyncpg.Pool) -> None
     race = await new_race(storage)
     slow = await alive(pool, "slow")
     assert await slow.take(race) == "slow"
-    await asyncio.sleep(LEASE * 1.5)
+    await run_out(pool, slow, 1)
     assert await slow.renew(LEASE) == {race}
 
 
@@ -70,15 +81,13 @@ async def test_a_dead_owners_races_go_home_first_then_to_anyone(pool: asyncpg.Po
     assert await dead.take(race) == "dead"
     stranger, heir = await alive(pool, "stranger"), await alive(pool, "heir")
     assert await stranger.take_orphans(LEASE, away) == []  # its holder still lives
-    await asyncio.sleep(LEASE * 1.5)
+    await run_out(pool, dead, 1)
     # Run out, but only just: the race's home takes it; another process would wait.
     assert await stranger.take_orphans(LEASE, away) == []
-    assert await heir.renew(LEASE) == set()
     assert await heir.take_orphans(LEASE, home) == [race]
     assert await dead.renew(LEASE) == set()
     # The heir dies too: after a lease and the grace of another, anyone takes it.
-    await asyncio.sleep(LEASE * 2.5)
-    assert await stranger.renew(LEASE) == set()
+    await run_out(pool, heir, LEASE + 1)
     assert await stranger.take_orphans(LEASE, away) == [race]
 
 
