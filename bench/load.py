@@ -287,6 +287,9 @@ class Player:
         self.legal = ["d"]  # the stock of a new deal
 
 
+JOIN_TRIES = 5  # a join answered ``conflict`` is asked again, this many times in all
+
+
 async def seat_players(url: str, count: int, seed: int) -> list[Player]:
     """Connect ``count`` players and put them in started races of 8.
 
@@ -312,6 +315,13 @@ async def seat_players(url: str, count: int, seed: int) -> list[Player]:
         group = [host, *[await one(i, f"races/{race}") for i in range(start + 1, end)]]
         for player in group[1:]:
             joined = await player.request("join_race", race=race)
+            for _ in range(JOIN_TRIES - 1):
+                # ``conflict``: another server process changed the race first (two
+                # joins at once on a loaded machine); a client asks again.
+                if joined.code != "conflict":
+                    break
+                await asyncio.sleep(0.05)
+                joined = await player.request("join_race", race=race)
             assert isinstance(joined.race, dict), joined
             player.game = int(joined.race["your_game"])
         await host.request("start_race", race=race)

@@ -204,11 +204,13 @@ class GameSession:
             for i, action in enumerate(added)
         ]
 
-    def acknowledged(self, rows: list[MoveRow], move_id: str | None, now: int) -> None:
-        """The rows are committed: remember the move id, and a win."""
+    def acknowledged(self, rows: list[MoveRow], move_id: str | None, now: int, won: bool) -> None:
+        """The rows are committed: remember the move id, and a win (``won``, as the
+        caller found it before the commit: the position cannot change while the game's
+        lock is held, and looking again would cost every move a second look)."""
         if move_id is not None:
             self.move_ids[move_id] = rows[-1].seq
-        if self.won:
+        if won:
             self.finished_at = now
             self.status = "won"
 

@@ -368,7 +368,7 @@ class GameService:
         except ArenaError as err:
             await self._recover(live, room, err)
             raise
-        live.acknowledged(rows, move_id, now)
+        live.acknowledged(rows, move_id, now, won)
         if won:
             self.games.retire(live)
             if live.sealed_until is not None:  # a daily attempt: counts once reviewed

@@ -182,6 +182,14 @@ class Connection:
         self.log = structlog.get_logger(__name__).bind(conn=websocket.id.hex[:8])
         self.idle: IdleTimer | None = None
         self.too_slow = False  # its send queue overflowed: closing with SLOW_CLOSE
+        # Looked up once: every reply and every race event a client receives passes
+        # through ``keeps_up`` and ``write``, and the handshake (which settles the
+        # transport and the extensions) is over before a connection is made.
+        self._transport = websocket.transport
+        self._queued = websocket.transport.get_write_buffer_size
+        self._protocol = websocket.protocol
+        self._plain = not websocket.protocol.extensions
+        self._queue_limit = config.send_queue_bytes
 
     def send(self, frame: bytes) -> None:
         """Queue an encoded message unasked (a verdict): the connection is the services'
@@ -211,8 +219,8 @@ class Connection:
         with ``SLOW_CLOSE``, and it resumes after reconnecting (docs/protocol.md)."""
         if self.state is ConnectionState.CLOSING:
             return False
-        queued = self.websocket.transport.get_write_buffer_size()
-        if queued <= self.config.send_queue_bytes:
+        queued = self._queued()
+        if queued <= self._queue_limit:
             return True
         self.too_slow = True
         self.state = ConnectionState.CLOSING
@@ -233,11 +241,10 @@ class Connection:
         and only while the connection is open, as ``broadcast`` does; with an extension
         (permessage-deflate) websockets frames it. bench/paired.py measures the gain.
         """
-        websocket = self.websocket
-        if websocket.protocol.extensions:
-            broadcast([websocket], frame, text=True)
-        elif websocket.protocol.state is State.OPEN:
-            websocket.transport.write(framed)
+        if not self._plain:
+            broadcast([self.websocket], frame, text=True)
+        elif self._protocol.state is State.OPEN:
+            self._transport.write(framed)
 
     async def run(self) -> None:
         """Serve messages until the client leaves, idles out or floods."""

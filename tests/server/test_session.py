@@ -56,7 +56,7 @@ class TestWhoAndWhen:
         before = game.seq
         game.play("d", None)
         rows = game.logged_since(before, "m-1")
-        game.acknowledged(rows, "m-1", NOW)
+        game.acknowledged(rows, "m-1", NOW, game.won)
         assert game.answered("m-1")
         assert not game.answered("m-2")
         assert not game.answered(None)
@@ -146,7 +146,7 @@ class TestTheLog:
         before = game.seq
         game.play(line[-1].notation(), None)
         assert game.won and game.status == "playing"  # nothing is won before its commit
-        game.acknowledged(game.logged_since(before, None), None, NOW + 5)
+        game.acknowledged(game.logged_since(before, None), None, NOW + 5, game.won)
         assert (game.status, game.finished_at) == ("won", NOW + 5)
         assert game.view(reveal_seed=False)["finished_at"] == NOW + 5  # type: ignore[index]
 
