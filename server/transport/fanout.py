@@ -3,8 +3,9 @@
 The group commit sends notices naming each race with its last committed event:
 ``<origin>:<race id>:<last seq>,<race id>:<last seq>,...`` on ``solitaire_race_events``
 (split in several notices only when long), in the transaction of a commit, for every
-event committed since the last notices, at most every ``NOTICE_SECONDS`` (50 ms), and on
-their own when no commit comes by then (server/store/commit.py, ``Notices``). Each
+event committed since the last notices, at most every ``NOTICE_QUICK_SECONDS`` (10 ms)
+under a light load and ``NOTICE_SECONDS`` (50 ms) under load, and on their own when no
+commit comes by then (server/store/commit.py, ``Notices``). Each
 process listens on a dedicated connection (a pooled one would be reset with
 ``UNLISTEN *`` on release), skips its own notices, and hands the others to
 ``RaceService.catch_up``, which sends the stored events to the watchers connected here.
