@@ -20,7 +20,9 @@ from server.core.race import Race, Racer, RaceRecord, RaceState
 
 class Report(msgspec.Struct, frozen=True, array_like=True):
     """A player's standing after a change a mirror committed, or (``reread``) a sign
-    that the race's entries or state changed in the database."""
+    that the race's entries or state changed in the database, or (neither: no
+    ``player``) only that a game's log grew through the race's owner, for mirrors that
+    may hold an older copy of that game."""
 
     race: int
     reread: bool = False
@@ -34,6 +36,11 @@ class Report(msgspec.Struct, frozen=True, array_like=True):
     # older copy of that game cached drops it (server/services/races.py).
     game: int = 0
     logged: int = 0
+
+    @property
+    def game_only(self) -> bool:
+        """The report tells only of a game's log, not of a standing or the race."""
+        return not self.reread and not self.player
 
 
 def reports_of(race_id: int, events: list[p.RaceEvent]) -> list[Report]:

@@ -84,6 +84,10 @@ class RaceService:
         self.place = place
         self.rooms: dict[int, RaceRoom] = {}
         self._watching: dict[Subscriber, set[int]] = {}
+        # Per race with a room here: the games its players moved in through other
+        # processes, which may hold a copy of them. The owner reports its own moves of
+        # these games, so such a copy is dropped before the player comes back to it.
+        self._played_elsewhere: dict[int, set[int]] = {}
         self._deadlines_changed = asyncio.Event()
 
     # ------------------------------------------------------------ rooms
@@ -245,6 +249,7 @@ class RaceService:
             room.stale = room.failed = True
             self._deadlines_changed.set()
             raise
+        self._report_moves_elsewhere(room, moves)
         if messages:
             room.send(messages)
             if any(isinstance(e, _CLOCK_EVENTS) for e in events):
@@ -285,6 +290,19 @@ class RaceService:
                 for r in reports
             ]
         self.relay.report(reports)
+
+    def _report_moves_elsewhere(self, room: RaceRoom, moves: Sequence[MoveRow]) -> None:
+        """The owner committed moves: tell the other processes how long the logs of the
+        games played through them have grown, so they drop their copies (else the
+        player who comes back there meets a false ``conflict``). Games played only here
+        cost no notice."""
+        elsewhere = self._played_elsewhere.get(room.race_id)
+        if not elsewhere or not moves:
+            return
+        logged = {move.game_id: move.seq + 1 for move in moves if move.game_id in elsewhere}
+        self.relay.report(
+            [Report(race=room.race_id, game=game, logged=n) for game, n in logged.items()]
+        )
 
     def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
         race = room.race
@@ -581,6 +599,10 @@ class RaceService:
         by_race: dict[int, list[Report]] = {}
         for report in reports:
             self._forget_if_behind(report)
+            if report.game_only:
+                continue  # the owner's own moves: nothing to number
+            if report.game and report.race in self.rooms:
+                self._played_elsewhere.setdefault(report.race, set()).add(report.game)
             if report.race in self.leases.held:  # others' races are not ours to number
                 by_race.setdefault(report.race, []).append(report)
         async with asyncio.TaskGroup() as group:
@@ -680,6 +702,7 @@ class RaceService:
                     over = room.race.state is RaceState.FINISHED
                     if not room.watchers and (room.stale or over):
                         del self.rooms[race_id]
+                        self._played_elsewhere.pop(race_id, None)
                     continue
                 due_at = _clock_deadline(room.race)
                 if room.stale and (room.failed or (due_at is not None and due_at <= now)):
@@ -703,6 +726,7 @@ class RaceService:
                     ended = race.ends_at
                     if ended and now - ended > 60_000:
                         del self.rooms[race_id]
+                        self._played_elsewhere.pop(race_id, None)
                         self.leases.held.discard(race_id)  # its lease went at a renewal
             if progress_pass:
                 next_pass = loop.time() + longest

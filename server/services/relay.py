@@ -4,9 +4,11 @@ A process that is not a race's owner commits its players' moves itself, then que
 report of their new standing here. The reports of ``GATHER_SECONDS`` go out together in
 one notice on ``solitaire_race_reports`` (split only when long); every process listens
 (server/transport/fanout.py) and the one holding the race's lease acts on them. Reports
-whose notice failed (the database away) are sent again. A report lost with its sender
-(the process died) costs no move: the moves are committed, and an owner that takes the
-race over rebuilds it from the database.
+whose notice failed (the database away) are sent again. The owner sends one kind
+too: the new length of a game's log after its own moves in a game that a player also
+played through another process, so that process drops its older copy of the game. A
+report lost with its sender (the process died) costs no move: the moves are
+committed, and an owner that takes the race over rebuilds it from the database.
 """
 
 from __future__ import annotations

@@ -83,8 +83,12 @@ NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
 # and a PostgreSQL backend for each, whatever it names. Sent with every commit that
 # stored events, notices were most of what a race event cost (docs/performance.md), so
 # the events committed within this many seconds share one: another process's watchers
-# see a race's events up to that much later.
+# see a race's events up to that much later. That gathering is for load only: while
+# commits are small (fewer than PIPELINE_WRITES writes waiting), notices may follow
+# each other after NOTICE_QUICK_SECONDS, so a race's events reach other processes
+# about as soon as its own (bench/fanout_hosts.py), at most 100 notices a second.
 NOTICE_SECONDS = 0.05
+NOTICE_QUICK_SECONDS = 0.01
 NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 
 # While a commit is under way, the next one starts only once this many writes wait:
@@ -138,8 +142,9 @@ class Notices:
     """The change notices this process owes: each race with its last committed event.
 
     A commit sends them (with its own) once ``NOTICE_SECONDS`` have passed since the
-    last were sent; otherwise it adds its races to those waiting, and the committer
-    sends them on their own when no commit comes in time (``GroupCommitter.run``).
+    last were sent, or ``NOTICE_QUICK_SECONDS`` under a light load; otherwise it adds
+    its races to those waiting, and the committer sends them on their own when no
+    commit comes in time (``GroupCommitter.run``).
     """
 
     def __init__(self, origin: str) -> None:
@@ -147,9 +152,14 @@ class Notices:
         self.waiting: dict[int, int] = {}
         self.sent_at = float("-inf")
 
-    def due(self, now: float) -> bool:
-        """Whether notices may go out now."""
-        return now - self.sent_at >= NOTICE_SECONDS
+    def due(self, now: float, light: bool = False) -> bool:
+        """Whether notices may go out now (``light``: few writes wait to be committed)."""
+        return now - self.sent_at >= self.gap(light)
+
+    @staticmethod
+    def gap(light: bool) -> float:
+        """The least time between two notices: short unless under load."""
+        return NOTICE_QUICK_SECONDS if light else NOTICE_SECONDS
 
     def plan(self, events: Sequence[EventRow], due: bool) -> tuple[list[str], dict[int, int]]:
         """The notice texts a commit of ``events`` sends (none unless ``due``), and the
@@ -313,9 +323,12 @@ class GroupCommitter:
         if not notices.waiting or self._committing:
             await self._wake.wait()  # a commit under way sends or keeps them
             return
+        # Idle is a light load: wait only until the waiting notices are due (a
+        # millisecond at least, so that a notice that is not due never spins the loop).
+        wait = notices.gap(light=True) - (loop.time() - notices.sent_at)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), NOTICE_SECONDS)
-        if not self._queue and not self._committing and notices.due(loop.time()):
+            await asyncio.wait_for(self._wake.wait(), max(wait, 0.001))
+        if not self._queue and not self._committing and notices.due(loop.time(), light=True):
             await self._send_waiting_notices()
 
     async def _send_waiting_notices(self) -> None:
@@ -381,7 +394,8 @@ class GroupCommitter:
                     self._notices.settle(self._notices.plan(events, False)[1], False, loop.time())
                     break
                 sent = True
-                due = self._notices.due(loop.time())
+                light = len(batch) + len(self._queue) < PIPELINE_WRITES
+                due = self._notices.due(loop.time(), light)
                 last = await self._in_one_statement(live, batch, due)
                 while last is None:
                     try:

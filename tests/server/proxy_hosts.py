@@ -57,6 +57,7 @@ class Cluster:
 
     hosts: list[Host]
     proxy_port: int
+    proxy_pid: int = 0  # HAProxy's process (bench/saturation_hosts.py reads its CPU)
 
     async def connect(self, path: str = "/", **hello: Any) -> tuple[Client, str]:
         """A client through the proxy that has said hello; and the host it landed on."""
@@ -91,13 +92,18 @@ async def wait_until_healthy(address: str, port: int) -> None:
 
 @asynccontextmanager
 async def hosts_behind_proxy(
-    database_url: str, logs: Path, lease_seconds: float = 2.0, **settings: str
+    database_url: str,
+    logs: Path,
+    lease_seconds: float = 2.0,
+    count: int = HOSTS,
+    **settings: str,
 ) -> AsyncIterator[Cluster]:
     """Start three hosts (``settings`` as SOLITAIRE_<NAME> variables), then HAProxy
-    once they answer; stop them all afterwards."""
+    once they answer; stop them all afterwards. With ``count`` below three, only that
+    many hosts run (told there are that many) and the proxy finds the others down."""
     with ExitStack() as stack:
         hosts = []
-        for index in range(HOSTS):
+        for index in range(count):
             address, port = f"127.0.0.{index + 2}", free_port()
             process = stack.enter_context(
                 server_process(
@@ -106,7 +112,7 @@ async def hosts_behind_proxy(
                     logs / f"host{index}.log",
                     "--host",
                     address,
-                    hosts=str(HOSTS),
+                    hosts=str(count),
                     host_index=str(index),
                     lease_seconds=str(lease_seconds),
                     **settings,
@@ -119,6 +125,7 @@ async def hosts_behind_proxy(
         env = {
             **os.environ,
             "SOLITAIRE_PROXY_BIND": f"127.0.0.1:{proxy_port}",
+            **{f"SOLITAIRE_HOST{i}": f"127.0.0.{i + 2}:{free_port()}" for i in range(HOSTS)},
             **{f"SOLITAIRE_HOST{h.index}": f"{h.address}:{h.port}" for h in hosts},
         }
         with (logs / "haproxy.log").open("ab") as sink:
@@ -127,7 +134,7 @@ async def hosts_behind_proxy(
             )
         stack.callback(_stop, proxy)
         await wait_until_healthy("127.0.0.1", proxy_port)
-        yield Cluster(hosts, proxy_port)
+        yield Cluster(hosts, proxy_port, proxy.pid)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

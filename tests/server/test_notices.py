@@ -12,7 +12,14 @@ import pytest
 
 from server.ops.metrics import Metrics
 from server.store import commit
-from server.store.commit import CHANNEL, NOTICE_SECONDS, EventRow, GroupCommitter, Notices
+from server.store.commit import (
+    CHANNEL,
+    NOTICE_QUICK_SECONDS,
+    NOTICE_SECONDS,
+    EventRow,
+    GroupCommitter,
+    Notices,
+)
 
 
 def event(race: int, seq: int) -> EventRow:
@@ -39,6 +46,19 @@ def test_notices_wait_until_due_and_keep_the_last_event_of_each_race() -> None:
     assert notices.waiting == {}
 
 
+def test_notices_gather_for_the_longer_time_only_under_load() -> None:
+    notices = Notices("me")
+    _, last = notices.plan([event(1, 1)], due=True)
+    notices.settle(last, sent=True, now=10.0)
+    soon = 10.0 + NOTICE_QUICK_SECONDS * 1.5
+    # Few writes waiting: the next commit's events go out after the short gap ...
+    assert notices.due(soon, light=True)
+    # ... under load they wait for the long one.
+    assert not notices.due(soon, light=False)
+    assert notices.due(10.0 + NOTICE_SECONDS, light=False)
+    assert not notices.due(10.0 + NOTICE_QUICK_SECONDS / 2, light=True)
+
+
 def test_a_long_notice_is_split_below_postgresqls_limit() -> None:
     texts, _ = Notices("me").plan([event(race, 1) for race in range(1, 3000)], due=True)
     assert len(texts) > 1 and all(len(text) < 8000 for text in texts)
@@ -58,8 +78,8 @@ def notices_on(clock: HeldClock) -> type[Notices]:
     commit's notices are due depends on the test, not on the machine's speed."""
 
     class HeldNotices(Notices):
-        def due(self, now: float) -> bool:
-            return super().due(clock.now)
+        def due(self, now: float, light: bool = False) -> bool:
+            return super().due(clock.now, light)
 
         def settle(self, last: dict[int, int], sent: bool, now: float) -> None:
             super().settle(last, sent, clock.now)

@@ -14,6 +14,7 @@ import itertools
 from pathlib import Path
 
 import asyncpg
+import pytest
 from arena_client import Client
 from server_process import free_port, open_client, server_process, wait_healthy
 
@@ -110,11 +111,20 @@ def test_a_race_address_names_its_host_then_its_worker() -> None:
     assert chosen_process(b"GET /races/7 HTTP/1.1", 2, turn=0, hosts=3) == 0
 
 
+@pytest.mark.parametrize(
+    "processes",
+    [
+        # On the owner, a mirror, the owner: the owner's copy fell behind meanwhile.
+        (0, 1, 0),
+        # On a mirror, the owner, the mirror: the mirror's copy fell behind meanwhile.
+        (1, 0, 1),
+    ],
+)
 async def test_a_player_who_comes_back_to_a_process_meets_no_false_conflict(
-    migrated_database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path, processes: tuple[int, int, int]
 ) -> None:
-    # Bob plays on the race's owner, then through the other process, then on the owner
-    # again: the owner's copy of his game fell behind meanwhile, and is dropped.
+    # Bob plays through one process, then the other, then the first again (process 0
+    # owns the race): the copy of his game cached on the first is dropped in between.
     port = free_port()
     with server_process(migrated_database_url, port, tmp_path / "server.log", "--processes", "2"):
         await wait_healthy(port)
@@ -126,7 +136,7 @@ async def test_a_player_who_comes_back_to_a_process_meets_no_false_conflict(
         await ann.ok("start_race", race=race)
         token = bob.welcome["token"]
         total = 0
-        for process, moves in ((0, 2), (1, 3), (0, 2)):
+        for process, moves in zip(processes, (2, 3, 2), strict=True):
             await bob.close()
             bob = await open_client(port, f"/?process={process}", token=token)
             await bob.ok("get_race", race=race)
