@@ -35,7 +35,10 @@ def configure_logging(json: bool | None = None, level: int = logging.INFO) -> No
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        # One write per line, its newline included: ``print`` writes the newline apart,
+        # and the processes of one server share stderr, so two lines written at the same
+        # moment ran together into one that was not JSON.
+        logger_factory=structlog.WriteLoggerFactory(sys.stderr),
         cache_logger_on_first_use=True,
     )
     _route_standard_logging(renderer, stamp)
