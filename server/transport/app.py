@@ -225,10 +225,20 @@ class ArenaServer:
                 await task
         self._tasks.clear()
         if self.services is not None:
-            await self.services.races.leases.release()  # others take the races at once
+            # Others take the races at once; if the database cannot be reached in time,
+            # they take them when the leases run out.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    self.services.races.leases.release(), self.config.shutdown_timeout
+                )
             await self.services.close()
         if self._pool is not None:
-            await self._pool.close()
+            # A connection some task still holds must not keep the stop waiting for ever.
+            try:
+                await asyncio.wait_for(self._pool.close(), self.config.shutdown_timeout)
+            except TimeoutError:
+                log.warning("pool_terminated")
+                self._pool.terminate()
         log.info("stopped")
 
     async def __aenter__(self) -> ArenaServer:
