@@ -27,7 +27,6 @@ from typing import Any, Final
 from bot.i18n import rank_text, text, variant_name
 
 CONTENT_LIMIT: Final = 2000
-EMBED_LIMIT: Final = 4096
 
 FACE_DOWN: Final = "🟦"
 EMPTY: Final = "▫️"

@@ -37,12 +37,9 @@ import discord
 from bot.i18n import text
 from bot.render import card_text, move_size, phone_width, targets_of
 
-# A race message's buttons; ``open`` is Open my board on the start's mention message,
-# which (unlike ``board``) never takes that message for the race message.
 # The width a row of buttons may take on a phone (Discord's app at 360 css px), with a
 # little room for a wider font (tests/bot/test_phone_board.py measures it).
 PHONE_ROW = 272.0
-RACE_OPS = ("join", "leave", "start", "board", "open", "play", "rematch", "share")
 
 
 class BoardOp(StrEnum):
