@@ -32,7 +32,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import asyncpg
 import structlog
@@ -465,17 +465,7 @@ class GroupCommitter:
         events = [row for write in kept for row in write.events]
         if not moves and not events:
             raise _Unknown()
-        row = await conn.fetchrow(
-            LANDED,
-            [m.game_id for m in moves],
-            [m.seq for m in moves],
-            [m.action for m in moves],
-            [m.move_id for m in moves],
-            [e.race_id for e in events],
-            [e.seq for e in events],
-            [e.kind for e in events],
-            [e.body for e in events],
-        )
+        row = await conn.fetchrow(LANDED, *_columns(moves, events))
         assert row is not None
         return bool(row[0] == len(moves) and row[1] == len(events))
 
@@ -492,14 +482,7 @@ class GroupCommitter:
         try:
             await conn.fetchval(
                 INSERT_ALL,
-                [m.game_id for m in moves],
-                [m.seq for m in moves],
-                [m.action for m in moves],
-                [m.move_id for m in moves],
-                [e.race_id for e in events],
-                [e.seq for e in events],
-                [e.kind for e in events],
-                [e.body for e in events],
+                *_columns(moves, events),
                 [e.at for e in events],
                 len(events),
                 notices,
@@ -584,3 +567,18 @@ class _Retry(Exception):
     def __init__(self, failed: set[int]) -> None:
         super().__init__(f"{len(failed)} conflicting writes")
         self.failed = failed
+
+
+def _columns(moves: list[MoveRow], events: list[EventRow]) -> tuple[list[Any], ...]:
+    """The moves' and events' key and content as column arrays, in the order both the
+    batched insert and the lookup of a cut commit (``LANDED``) take them."""
+    return (
+        [m.game_id for m in moves],
+        [m.seq for m in moves],
+        [m.action for m in moves],
+        [m.move_id for m in moves],
+        [e.race_id for e in events],
+        [e.seq for e in events],
+        [e.kind for e in events],
+        [e.body for e in events],
+    )
