@@ -30,14 +30,15 @@ import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "server"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from arena_client import Client  # noqa: E402
+from load import ProcessStats, metric_totals  # noqa: E402
 from proxy_hosts import Cluster, Host, hosts_behind_proxy  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
@@ -47,25 +48,12 @@ from server.store.database import (  # noqa: E402
     temporary_database,
 )
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process and its waited-for children, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(value) for value in fields[11:15]) / TICKS
-
 
 def commit_figures(host: Host) -> tuple[float, float]:
     """Host's (sum of commit seconds, commits) from its /metrics."""
-    url = f"http://{host.address}:{host.port}/metrics"
-    found = {}
-    with urllib.request.urlopen(url, timeout=5) as answer:
-        for line in answer.read().decode().splitlines():
-            for name in ("solitaire_commit_seconds_sum", "solitaire_commit_seconds_count"):
-                if line.startswith(name + " "):
-                    found[name] = float(line.split()[1])
-    return found["solitaire_commit_seconds_sum"], found["solitaire_commit_seconds_count"]
+    names = ("solitaire_commit_seconds_sum", "solitaire_commit_seconds_count")
+    found = metric_totals([f"http://{host.address}:{host.port}/metrics"], names)
+    return found[names[0]], found[names[1]]
 
 
 async def on_host(host: Host, **hello: str) -> Client:
@@ -107,7 +95,8 @@ async def phase(cluster: Cluster, player_host: int, args: argparse.Namespace) ->
         watcher.delays.clear()
         watcher.task = asyncio.create_task(watcher.listen())
     await asyncio.sleep(0.5)
-    cpu_before = [cpu_seconds(h.process.pid) for h in hosts]
+    stats = [ProcessStats(h.process.pid) for h in hosts]
+    cpu_before = [stat.cpu_seconds() for stat in stats]
     commits_before = commit_figures(hosts[0])
 
     async def play(player: Client, game: int) -> None:
@@ -117,7 +106,7 @@ async def phase(cluster: Cluster, player_host: int, args: argparse.Namespace) ->
 
     await asyncio.gather(*(play(p, g) for p, g in zip(players, games, strict=True)))
     await asyncio.sleep(1.0)  # the last notices
-    cpu_after = [cpu_seconds(h.process.pid) for h in hosts]
+    cpu_after = [stat.cpu_seconds() for stat in stats]
     commits_after = commit_figures(hosts[0])
     for watcher in watchers:
         assert watcher.task is not None

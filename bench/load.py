@@ -43,7 +43,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -428,6 +428,23 @@ def stolen_seconds() -> float:
     return int(fields[8]) / os.sysconf("SC_CLK_TCK") if len(fields) > 8 else 0.0
 
 
+def metrics_urls(port: int, processes: int, host: str = "127.0.0.1") -> list[str]:
+    """The /metrics address of each process of a server on ``port``."""
+    return [f"http://{host}:{port}/metrics?process={n}" for n in range(processes)]
+
+
+def metric_totals(urls: list[str], names: Sequence[str]) -> dict[str, float]:
+    """The values of the metrics ``names``, summed over the servers' /metrics at ``urls``."""
+    totals = dict.fromkeys(names, 0.0)
+    for url in urls:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            for line in answer.read().decode().splitlines():
+                name, _, value = line.rpartition(" ")
+                if name in totals:
+                    totals[name] += float(value)
+    return totals
+
+
 def commit_figures(port: int, processes: int) -> str:
     """Group commit time, writes per commit and slow commits, from every process's /metrics.
 
@@ -437,7 +454,8 @@ def commit_figures(port: int, processes: int) -> str:
     """
     within_50 = 'solitaire_commit_seconds_bucket{le="0.05"}'
     within_250 = 'solitaire_commit_seconds_bucket{le="0.25"}'
-    totals = dict.fromkeys(
+    totals = metric_totals(
+        metrics_urls(port, processes),
         (
             "solitaire_commit_seconds_count",
             "solitaire_commit_seconds_sum",
@@ -445,15 +463,7 @@ def commit_figures(port: int, processes: int) -> str:
             within_50,
             within_250,
         ),
-        0.0,
     )
-    for process in range(processes):
-        url = f"http://127.0.0.1:{port}/metrics?process={process}"
-        with urllib.request.urlopen(url, timeout=5) as answer:
-            for line in answer.read().decode().splitlines():
-                name, _, value = line.rpartition(" ")
-                if name in totals:
-                    totals[name] += float(value)
     commits = totals["solitaire_commit_seconds_count"]
     count = commits or 1.0
     mean_ms = totals["solitaire_commit_seconds_sum"] / count * 1000

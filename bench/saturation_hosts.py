@@ -38,8 +38,10 @@ import asyncpg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "server"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from arena_client import Client  # noqa: E402
+from load import ProcessStats  # noqa: E402
 from proxy_hosts import Cluster, hosts_behind_proxy  # noqa: E402
 
 from server.store.database import (  # noqa: E402
@@ -48,16 +50,9 @@ from server.store.database import (  # noqa: E402
     temporary_database,
 )
 
-TICKS = os.sysconf("SC_CLK_TCK")
 WAL = "select pg_current_wal_lsn()"
 WAL_DIFF = "select pg_wal_lsn_diff($1, $2)::bigint"
 COMMITS = "select xact_commit from pg_stat_database where datname = current_database()"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(value) for value in fields[11:13]) / TICKS
 
 
 def own_cpu() -> float:
@@ -108,14 +103,15 @@ async def saturate(cluster: Cluster, database: str, args: argparse.Namespace) ->
     tasks = [asyncio.create_task(mover(c, g)) for c, g in players]
     await asyncio.sleep(1.0)  # warm up
     pids = [h.process.pid for h in cluster.hosts] + [cluster.proxy_pid]
-    cpu_before = [cpu_seconds(pid) for pid in pids]
+    stats = [ProcessStats(pid) for pid in pids]
+    cpu_before = [stat.cpu_seconds() for stat in stats]
     own_before, acked_before = own_cpu(), acked
     wal_before, commits_before = await conn.fetchval(WAL), await conn.fetchval(COMMITS)
     started = time.perf_counter()
     await asyncio.sleep(args.seconds)
     elapsed = time.perf_counter() - started
     moves = acked - acked_before
-    cpu = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
+    cpu = [stat.cpu_seconds() - before for stat, before in zip(stats, cpu_before, strict=True)]
     own = own_cpu() - own_before
     wal = int(await conn.fetchval(WAL_DIFF, await conn.fetchval(WAL), wal_before))
     commits = await conn.fetchval(COMMITS) - commits_before

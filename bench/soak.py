@@ -33,7 +33,6 @@ import random
 import statistics
 import sys
 import time
-import urllib.request
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -50,6 +49,8 @@ from load import (
     flat_out,
     free_port,
     measure,
+    metric_totals,
+    metrics_urls,
     percentile,
     postgres,
     seat_players,
@@ -101,23 +102,15 @@ def open_fds(pids: list[int]) -> int:
 
 def gauges(port: int, processes: int) -> dict[str, float]:
     """The server's tasks and connections, summed over its processes (``/metrics``)."""
-    wanted = dict.fromkeys(
+    return metric_totals(
+        metrics_urls(port, processes),
         (
             "solitaire_asyncio_tasks",
             "solitaire_connections",
             "solitaire_games_cached",
             "solitaire_races_held",
         ),
-        0.0,
     )
-    for process in range(processes):
-        url = f"http://127.0.0.1:{port}/metrics?process={process}"
-        with urllib.request.urlopen(url, timeout=10) as answer:
-            for line in answer.read().decode().splitlines():
-                name, _, value = line.rpartition(" ")
-                if name in wanted:
-                    wanted[name] += float(value)
-    return wanted
 
 
 async def soaking(
