@@ -192,8 +192,9 @@ class Connection:
         self._queue_limit = config.send_queue_bytes
 
     def send(self, frame: bytes) -> None:
-        """Queue an encoded message unasked (a verdict): the connection is the services'
-        ``Subscriber``. Never waits for a slow client."""
+        """Queue an encoded message, a reply or one unasked (a verdict; the connection is
+        the services' ``Subscriber``), without waiting for the client to read: unlike
+        ``websocket.send``, no coroutine and no drain per message."""
         if self.keeps_up():
             self.write(text_frame(frame), frame)
 
@@ -206,12 +207,6 @@ class Connection:
         for connection in connections:
             if connection.keeps_up():
                 connection.write(framed, frame)
-
-    def reply(self, frame: bytes) -> None:
-        """Queue a reply without waiting for the client to read: unlike
-        ``websocket.send``, no coroutine and no drain per message."""
-        if self.keeps_up():
-            self.write(text_frame(frame), frame)
 
     def keeps_up(self) -> bool:
         """Whether more may be queued for this client: it is open and its queue (what it
@@ -285,7 +280,7 @@ class Connection:
         times ``send_queue_bytes`` in all before it is dropped; the server's messages are
         small, so a buffer of this size never limits a client that reads.
         """
-        sock = self.websocket.transport.get_extra_info("socket")
+        sock = self._transport.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_queue_bytes)
@@ -338,7 +333,7 @@ class Connection:
                 await self.reply_error(internal)
             else:
                 # UTF-8 bytes sent as a text frame: no decode here and re-encode in websockets.
-                self.reply(p.encode(reply))
+                self.send(p.encode(reply))
             return True
         finally:
             self.metrics.observe_request(time.perf_counter() - started)
@@ -521,4 +516,4 @@ class Connection:
         )
         if logged:
             self.log.info("error_reply", code=err.code)
-        self.reply(p.encode(reply))
+        self.send(p.encode(reply))
