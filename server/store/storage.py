@@ -294,12 +294,6 @@ class Storage:
         return _race_record(row, [_entry_line(e) for e in entries], int(last_seq))
 
     @guarded
-    async def open_races(self) -> list[int]:
-        """Ids of every race not yet finished (to resume after a restart)."""
-        rows = await self.pool.fetch("select id from races where state <> 'finished' order by id")
-        return [int(r["id"]) for r in rows]
-
-    @guarded
     async def events_after(self, race_id: int, seq: int, limit: int) -> list[asyncpg.Record]:
         """Up to ``limit`` stored events of a race after ``seq``, in order."""
         return list(
