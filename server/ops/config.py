@@ -77,6 +77,10 @@ class ServerConfig:
     # it answers the writes waiting with ``unavailable``; none is acknowledged before
     # it is committed (server/store/commit.py).
     store_retry_seconds: float = 5.0
+    # Seconds a race may go without an event, watched by nobody and with no clock of
+    # its own running, before it leaves memory (a request loads it again): races whose
+    # players all walked away would otherwise be held until a restart.
+    idle_race_seconds: float = 300.0
     # Games kept replayed in memory.
     game_cache_size: int = 20_000
     # Seconds to wait for pending commits and closing handshakes at shutdown.
@@ -123,6 +127,7 @@ _ENV_TYPES = {
     "commits_in_flight": int,
     "pool_size": int,
     "store_retry_seconds": float,
+    "idle_race_seconds": float,
     "game_cache_size": int,
     "shutdown_timeout": float,
     "daily_time_limit_s": int,

@@ -93,6 +93,16 @@ class RaceLeases:
                     await taken(orphans)
                 await check()
 
+    async def park(self, race_ids: list[int]) -> list[int]:
+        """Stop owning these races until one is asked for again (server/store/leases.py,
+        ``PARKED``); the ones parked. A database away parks none: this process keeps
+        their leases, and takes them back when asked, as before."""
+        self.held.difference_update(race_ids)
+        try:
+            return await self.store.park(race_ids)
+        except ArenaError:
+            return []
+
     async def release(self) -> None:
         """Give up every lease, so another process takes the races over at once."""
         with contextlib.suppress(ArenaError):

@@ -89,6 +89,9 @@ class RaceService:
         # these games, so such a copy is dropped before the player comes back to it.
         self._played_elsewhere: dict[int, set[int]] = {}
         self._deadlines_changed = asyncio.Event()
+        # Races being parked now (``_park``): a request for one waits until it is done.
+        self._parking: set[int] = set()
+        self._parked = asyncio.Condition()
 
     # ------------------------------------------------------------ rooms
 
@@ -105,6 +108,9 @@ class RaceService:
         room = self.rooms.get(race_id)
         if room is not None and not room.stale:
             return room
+        if race_id in self._parking:
+            async with self._parked:
+                await self._parked.wait_for(lambda: race_id not in self._parking)
         stale = room
         record = await self.storage.race(race_id)
         if record is None:
@@ -605,6 +611,10 @@ class RaceService:
                 self._played_elsewhere.setdefault(report.race, set()).add(report.game)
             if report.race in self.leases.held:  # others' races are not ours to number
                 by_race.setdefault(report.race, []).append(report)
+            elif report.reread and report.race in self.rooms:
+                # The race changed in the database, or its owner parked it: this copy
+                # is behind, and the next request here reads it again (and may own it).
+                self.rooms[report.race].stale = True
         async with asyncio.TaskGroup() as group:
             for race_id, race_reports in by_race.items():
                 group.create_task(self._apply_reports(race_id, race_reports))
@@ -694,13 +704,16 @@ class RaceService:
             due: list[RaceRoom] = []
             gathered: list[RaceRoom] = []
             upcoming: list[int] = []
+            quiet: list[RaceRoom] = []
             progress_pass = loop.time() >= next_pass
             for race_id, room in list(self.rooms.items()):
+                if not room.active_at:
+                    room.active_at = now
                 if not room.owned:
                     # Its owner's clock runs it. A copy nobody here watches any more goes
-                    # once it is behind or over (a request reads it again).
+                    # once it is behind, over or quiet (a request reads it again).
                     over = room.race.state is RaceState.FINISHED
-                    if not room.watchers and (room.stale or over):
+                    if not room.watchers and (room.stale or over or self._quiet(room, now)):
                         del self.rooms[race_id]
                         self._played_elsewhere.pop(race_id, None)
                     continue
@@ -719,7 +732,9 @@ class RaceService:
                     continue
                 if deadline is not None:
                     upcoming.append(deadline)
-                if race.state is RaceState.RUNNING:
+                if deadline is None and self._quiet(room, now) and not room.lock.locked():
+                    quiet.append(room)
+                elif race.state is RaceState.RUNNING:
                     if progress_pass and not room.stale and race.changed:
                         gathered.append(room)
                 elif race.state is RaceState.FINISHED:
@@ -732,6 +747,8 @@ class RaceService:
                 next_pass = loop.time() + longest
                 if gathered:
                     await self._send_progress(gathered, now)
+            if quiet:
+                await self._park(quiet, now)
             if due:
                 async with asyncio.TaskGroup() as group:
                     for room in due:
@@ -742,6 +759,57 @@ class RaceService:
             self._deadlines_changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._deadlines_changed.wait(), max(0.0, wait))
+
+    def _quiet(self, room: RaceRoom, now: int) -> bool:
+        """Whether nothing happened in the race for ``idle_race_seconds`` and nobody
+        here watches it or has progress waiting in it."""
+        idle_ms = self.config.idle_race_seconds * 1000
+        race = room.race
+        return (
+            not room.watchers
+            and now - room.active_at >= idle_ms
+            and not race.changed
+            and race.state is not RaceState.FINISHED
+        )
+
+    async def _park(self, rooms: list[RaceRoom], now: int) -> None:
+        """Let quiet races this process owns leave its memory, and park their leases
+        (server/store/leases.py), so a restart does not load them again either.
+
+        Such a race has no clock to run (no countdown, no time limit) and nobody to
+        send events to; its players may come back at any time, and whichever process
+        one of them reaches then takes the lease and rebuilds the race from the
+        database. The racers' games leave the cache with it. Mirrors are told (a
+        ``reread`` report), so a player who moves through one is counted by the process
+        that takes the race next, not reported to this one, which no longer listens.
+        """
+        # Sending progress may have waited on a commit since they were found quiet.
+        rooms = [
+            room
+            for room in rooms
+            if self.rooms.get(room.race_id) is room
+            and self._quiet(room, now)
+            and not room.lock.locked()
+        ]
+        race_ids = [room.race_id for room in rooms]
+        self._parking.update(race_ids)
+        try:
+            for room in rooms:
+                room.stale = True  # whoever still holds it reads the race again
+                del self.rooms[room.race_id]
+                self._played_elsewhere.pop(room.race_id, None)
+                for racer in room.race.racers.values():
+                    cached = self.games.peek(racer.game_id)
+                    if cached is not None and not cached.lock.locked():
+                        self.games.forget(racer.game_id)
+            parked = await self.leases.park(race_ids) if race_ids else []
+            self.relay.report([Report(race=race_id, reread=True) for race_id in parked])
+            if parked:
+                log.info("races_parked", races=len(parked))
+        finally:
+            self._parking.difference_update(race_ids)
+            async with self._parked:
+                self._parked.notify_all()
 
     async def _send_progress(self, rooms: list[RaceRoom], now: int) -> None:
         """The progress due in these running races, committed together, then sent.

@@ -42,6 +42,9 @@ class RaceRoom:
     owned: bool = True
     watchers: set[Subscriber] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The time of its last event here (ms; 0: none yet): a race quiet long enough, and
+    # watched by nobody here, leaves memory (server/services/races.py, ``run_clock``).
+    active_at: int = 0
 
     @property
     def race_id(self) -> int:
@@ -67,6 +70,7 @@ class RaceRoom:
         if not messages:
             return
         self.sent = max(self.sent, messages[-1].seq)
+        self.active_at = max(self.active_at, messages[-1].time)
         if not self.watchers:
             return
         for message in messages:

@@ -6,6 +6,12 @@ Every change is one statement and compare-and-set: a lease is taken only where t
 is none, where it is already ours, or where its holder has run out, so two processes
 that try at once cannot both hold it. Times are the database's own (``now()``), so the
 hosts' clocks need not agree for a lease to run out at one moment for everybody.
+
+A race that needs no owner for now (nothing happened in it for a while, nobody here
+watches it, and no clock of its runs: server/services/races.py) is *parked*: its lease
+names the holder ``PARKED``, which never renews, so the next process asked about the
+race takes it as from a holder gone; but no process takes it over unasked, so races
+that players walked away from do not fill the memory of whoever restarts next.
 """
 
 from __future__ import annotations
@@ -14,6 +20,9 @@ import asyncpg
 
 from server.core.place import Place
 from server.store.pool import guarded
+
+# The holder of a parked lease: no process's name (those are hex, server/store/commit.py).
+PARKED = "parked"
 
 # Whether a lease's holder has run out (or has no row at all).
 _GONE = """not exists (
@@ -66,13 +75,20 @@ TAKE_ORPHANS = f"""
     left join lease_holders h on h.holder = l.holder
     where r.state <> 'finished' and (
         l.race_id is null
-        or h.holder is null
-        or h.expires_at < now() - case when r.id % $2 = $3 then interval '0 second'
-                                       else $4 * interval '1 second' end)
+        or l.holder <> $6 and (
+            h.holder is null
+            or h.expires_at < now() - case when r.id % $2 = $3 then interval '0 second'
+                                           else $4 * interval '1 second' end))
     order by r.id
     limit $5
     on conflict (race_id) do update set holder = excluded.holder, taken_at = now()
         where {_GONE}
+    returning race_id
+"""
+
+PARK = """
+    update race_leases set holder = $3, taken_at = now()
+    where holder = $1 and race_id = any($2::bigint[])
     returning race_id
 """
 
@@ -117,8 +133,14 @@ class LeaseStore:
         """Take the leases of unfinished races whose owner is gone; their ids."""
         await self.pool.execute(DROP_GONE_HOLDERS)
         rows = await self.pool.fetch(
-            TAKE_ORPHANS, self.holder, place.count, place.index, seconds, limit
+            TAKE_ORPHANS, self.holder, place.count, place.index, seconds, limit, PARKED
         )
+        return [int(row["race_id"]) for row in rows]
+
+    @guarded
+    async def park(self, race_ids: list[int]) -> list[int]:
+        """Park these races' leases where this process still holds them; their ids."""
+        rows = await self.pool.fetch(PARK, self.holder, race_ids, PARKED)
         return [int(row["race_id"]) for row in rows]
 
     @guarded
