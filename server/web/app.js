@@ -91,6 +91,24 @@ $("#lang").addEventListener("click", () => {
   setLanguage(next);
   connection.locale = next;
   applyTexts();
+  // The server speaks the player's language from now on (hello says it after a reconnect).
+  if (connection.online) connection.request("set_profile", { locale: next }).catch(() => {});
+});
+
+// A guest's name, as the other racers and the boards see it (races already joined keep
+// the name they were joined with).
+const profileForm = $("#profile");
+profileForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("#profile-error").textContent = "";
+  try {
+    const reply = await connection.request("set_profile", { name: profileForm.name.value });
+    connection.player = { ...connection.player, name: reply.player.name };
+    profileForm.name.value = reply.player.name;
+    announce(t("nameSaved", { name: reply.player.name }));
+  } catch (error) {
+    $("#profile-error").textContent = error.message;
+  }
 });
 
 // ---- screens ------------------------------------------------------------------------
@@ -263,7 +281,8 @@ connection.on("status", (status) => {
   }
 });
 
-connection.on("welcome", () => {
+connection.on("welcome", (welcome) => {
+  if (document.activeElement !== profileForm.name) profileForm.name.value = welcome.player.name;
   outbox.flush(connection);
   if (!started) {
     started = true;
