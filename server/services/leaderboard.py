@@ -19,6 +19,7 @@ names, pages, streaks, and who may see a replay when.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
@@ -31,6 +32,8 @@ from server.services.all_time import AllTimeBoards
 from server.services.daily import check_variant
 from server.services.solving import SolverHelp
 from server.store.boards import Board, BoardStore, ReplayGame
+
+SOLUTIONS_KEPT = 1024
 
 
 def streaks(won_days: Sequence[date], today: date) -> tuple[int, int]:
@@ -65,6 +68,10 @@ class Leaderboard:
         self.clock = clock
         self.time_limit_ms = time_limit_ms
         self.solver_help = solver_help
+        # The solver's win per practice deal (variant, options, seed), so stepping
+        # through a replay (one request a step) searches once; bounded, cleared when full.
+        # No win found is not kept: it may be a busy solver's, and the next ask may find one.
+        self.solutions: dict[tuple[str, str, int], list[str]] = {}
         self.all_time_boards = AllTimeBoards(self.store, clock)
 
     def _board(
@@ -293,5 +300,13 @@ class Leaderboard:
         """For a practice game (no race, no daily), the solver's win from its deal."""
         if game.race_id is not None or game.day is not None or self.solver_help is None:
             return None
-        deal = engine.replay(game.variant, game.seed, game.options, [])
-        return await self.solver_help.winning_line(deal)
+        key = (game.variant, json.dumps(game.options, sort_keys=True), game.seed)
+        line = self.solutions.get(key)
+        if line is None:
+            deal = engine.replay(game.variant, game.seed, game.options, [])
+            line = await self.solver_help.winning_line(deal)
+            if line is not None:
+                if len(self.solutions) >= SOLUTIONS_KEPT:
+                    self.solutions.clear()
+                self.solutions[key] = line
+        return line

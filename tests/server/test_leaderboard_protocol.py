@@ -9,6 +9,7 @@ import asyncpg
 
 import engine
 from server.core.race import commitment
+from server.transport.app import ArenaServer
 
 
 async def store_todays_deal(database_url: str, variant: str = "klondike", seed: int = 77) -> str:
@@ -134,7 +135,9 @@ async def test_a_practice_game_replays_once_it_is_over(connect: Any) -> None:
     assert replay["status"] == "resigned" and replay["view"]["counters"]["moves"] == 0
 
 
-async def test_a_practice_replay_comes_with_the_solvers_win(connect: Any) -> None:
+async def test_a_practice_replay_comes_with_the_solvers_win(
+    connect: Any, server: ArenaServer
+) -> None:
     ann = await connect(name="Ann")
     game = (await ann.ok("practice", variant="klondike", seed=2))["game"]
     await ann.ok("move", game=game, text="d")
@@ -144,3 +147,9 @@ async def test_a_practice_replay_comes_with_the_solvers_win(connect: Any) -> Non
     # The line is the solver's from the deal: the engine plays it to a win.
     won = engine.replay("klondike", 2, {}, replay["solution"])
     assert won.view()["outcome"] == "won"
+    # Stepping through it asks the solver once per deal: its win is kept.
+    assert server.services is not None
+    boards = server.services.boards
+    assert list(boards.solutions.values()) == [replay["solution"]]
+    boards.solutions[next(iter(boards.solutions))] = ["kept"]
+    assert (await ann.ok("replay", game=game, step=1))["solution"] == ["kept"]
