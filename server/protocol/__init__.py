@@ -8,7 +8,7 @@ race and a per-race sequence number. docs/protocol.md documents every message.
 This package is the one definition of the protocol for the server and its clients (the
 Discord bot imports it and nothing else of the server), so it depends only on msgspec:
 
-    envelope   the envelope, hello/welcome/error, players and standings
+    envelope   the envelope, hello/welcome, set_profile/profile, error, players and standings
     races      race requests, race state and race events
     games      game requests, the view reply, the winnability verdict
     boards     daily deals, leaderboards, statistics, history, listings
@@ -144,6 +144,12 @@ from server.protocol.envelope import (
     PlayerInfo as PlayerInfo,
 )
 from server.protocol.envelope import (
+    Profile as Profile,
+)
+from server.protocol.envelope import (
+    ProfileName as ProfileName,
+)
+from server.protocol.envelope import (
     Ranked as Ranked,
 )
 from server.protocol.envelope import (
@@ -151,6 +157,9 @@ from server.protocol.envelope import (
 )
 from server.protocol.envelope import (
     RequestId as RequestId,
+)
+from server.protocol.envelope import (
+    SetProfile as SetProfile,
 )
 from server.protocol.envelope import (
     Standing as Standing,

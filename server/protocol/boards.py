@@ -80,8 +80,8 @@ class RaceResult(Request, tag="race_result", kw_only=True):
 
 
 class GetReplay(Request, tag="replay", kw_only=True):
-    """A finished game's move list (finished race or closed day only); ``step``: the view
-    after that many actions."""
+    """A finished game's move list once nobody can be spoiled by it (docs/protocol.md,
+    "replay"); ``step``: the view after that many actions."""
 
     game: int
     step: int | None = None
@@ -252,20 +252,26 @@ class RaceResultReply(Message, tag="result", kw_only=True):
 
 
 class ReplayReply(Message, tag="game_record", kw_only=True):
-    """Reply to replay: everything needed to rebuild the game, and a view at ``step``."""
+    """Reply to replay: everything needed to rebuild the game, and a view at ``step``.
+
+    ``seed`` is null for a daily attempt before its day closes (it would show the
+    face-down cards): a client steps through such a game with ``step``. ``solution``
+    is, for a practice game, the solver's winning line from the deal, when it finds one.
+    """
 
     game: int
     player: int
     name: str
     variant: str
     options: dict[str, Any]
-    seed: str
+    seed: str | None
     status: str
     actions: list[str]
     race: int | None = None
     date: str | None = None
     step: int | None = None
     view: PlayerView | None = None
+    solution: list[str] | None = None
 
 
 class AllTimeLine(msgspec.Struct, kw_only=True):

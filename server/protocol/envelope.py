@@ -1,6 +1,6 @@
 """The envelope every message of the wire protocol shares, the messages of a connection's
-own life (hello, welcome, error), and the parts several message families use (players,
-standings).
+own life (hello, welcome, set_profile, profile, error), and the parts several message
+families use (players, standings).
 
 Every family (races in ``races``, games in ``games``, boards and listings in ``boards``)
 builds on these definitions.
@@ -8,7 +8,7 @@ builds on these definitions.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -78,6 +78,19 @@ class Hello(Request, tag="hello", kw_only=True):
     locale: Locale = "en"
 
 
+# A display name as a player gives it: at most 32 characters (what ``hello`` keeps of a
+# longer one); ``set_profile`` refuses a longer one rather than cutting it.
+ProfileName = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+
+
+class SetProfile(Request, tag="set_profile", kw_only=True):
+    """Change the asking player's display name and/or locale after hello; a field left
+    out stays as it is. Races already joined keep the name the player joined with."""
+
+    name: ProfileName | None = None
+    locale: Locale | None = None
+
+
 class Welcome(Message, tag="welcome", kw_only=True):
     """Reply to hello: the agreed version, who you are, and a token to come back as."""
 
@@ -86,6 +99,13 @@ class Welcome(Message, tag="welcome", kw_only=True):
     player: PlayerInfo | None = None
     token: str | None = None
     service: bool = False
+
+
+class Profile(Message, tag="profile", kw_only=True):
+    """Reply to set_profile: the player's name and locale as stored now."""
+
+    player: PlayerInfo
+    locale: Locale
 
 
 class ErrorMessage(Message, tag="error", kw_only=True):

@@ -24,7 +24,8 @@ tree to the classes and to every code the server raises:
     │       game_over, cannot_finish, invalid_options, time_up, not_lost,
     │       no_winnable_move, bad_record, record_not_over
     ├── DailyError                 daily deals, leaderboards and replays
-    │       deal_not_ready, day_not_open, deal_live, race_not_finished
+    │       deal_not_ready, day_not_open, deal_live, attempt_not_over,
+    │       race_not_finished
     ├── ConflictError              another connection moved first
     │       conflict
     └── UnavailableError           the database did not answer
@@ -265,6 +266,12 @@ class DailyError(ArenaError):
             "Dieses Spiel kann noch gespielt werden; die Wiederholung gibt es, sobald niemand "
             "mehr daran spielen kann (ein Rennen an seinem Ende, ein Tagesspiel nach "
             "Tagesschluss).",
+        ),
+        "attempt_not_over": (
+            "Finish your own ranked attempt at this daily deal first: until then another "
+            "player's game would give the deal away.",
+            "Beende zuerst deinen eigenen gewerteten Versuch an diesem Tagesspiel: bis dahin "
+            "würde das Spiel eines anderen die Karten verraten.",
         ),
         "race_not_finished": (
             "Race {race} is not finished yet.",

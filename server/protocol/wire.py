@@ -35,7 +35,15 @@ from server.protocol.boards import (
     ReplayReply,
     StatsReply,
 )
-from server.protocol.envelope import ErrorMessage, Hello, Message, RequestId, Welcome
+from server.protocol.envelope import (
+    ErrorMessage,
+    Hello,
+    Message,
+    Profile,
+    RequestId,
+    SetProfile,
+    Welcome,
+)
 from server.protocol.errors import ProtocolError
 from server.protocol.games import (
     AutoFinish,
@@ -66,6 +74,7 @@ from server.protocol.races import (
 
 ClientMessage = (
     Hello
+    | SetProfile
     | CreateRace
     | JoinRace
     | LeaveRace
@@ -101,6 +110,7 @@ CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__ar
 
 ServerMessage = (
     Welcome
+    | Profile
     | ErrorMessage
     | WinnabilityReply
     | RaceReply

@@ -19,6 +19,7 @@ names, pages, streaks, and who may see a replay when.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
@@ -29,7 +30,10 @@ from server.core.identity import Principal
 from server.protocol.errors import DailyError, GameError, NotFoundError
 from server.services.all_time import AllTimeBoards
 from server.services.daily import check_variant
-from server.store.boards import Board, BoardStore
+from server.services.solving import SolverHelp
+from server.store.boards import Board, BoardStore, ReplayGame
+
+SOLUTIONS_KEPT = 1024
 
 
 def streaks(won_days: Sequence[date], today: date) -> tuple[int, int]:
@@ -52,10 +56,22 @@ def streaks(won_days: Sequence[date], today: date) -> tuple[int, int]:
 class Leaderboard:
     """Reads for boards, statistics, history and replays."""
 
-    def __init__(self, store: BoardStore, clock: Callable[[], int], time_limit_ms: int) -> None:
+    def __init__(
+        self,
+        store: BoardStore,
+        clock: Callable[[], int],
+        time_limit_ms: int,
+        solver_help: SolverHelp | None = None,
+    ) -> None:
+        """``solver_help`` finds practice replays' winning lines (None: boards only)."""
         self.store = store
         self.clock = clock
         self.time_limit_ms = time_limit_ms
+        self.solver_help = solver_help
+        # The solver's win per practice deal (variant, options, seed), so stepping
+        # through a replay (one request a step) searches once; bounded, cleared when full.
+        # No win found is not kept: it may be a busy solver's, and the next ask may find one.
+        self.solutions: dict[tuple[str, str, int], list[str]] = {}
         self.all_time_boards = AllTimeBoards(self.store, clock)
 
     def _board(
@@ -206,21 +222,30 @@ class Leaderboard:
     async def replay(self, who: Principal, message: p.GetReplay) -> p.ReplayReply:
         """Reply to replay: a finished game's record, and its view after ``step`` actions.
 
-        Only once nobody can still be playing the deal: a race once finished, a daily
-        attempt once its day is closed, a practice game once it is over.
+        Only once nobody can be spoiled by it: a race once finished, a practice game
+        once it is over, a daily attempt once its day is closed, or before that once
+        both it and the asker's own ranked attempt at that deal are over (another's
+        moves would give the deal away to someone who may still play it for the board).
+        Before its day closes a daily record leaves out the seed, which would show the
+        face-down cards; the views at each ``step`` show only what the player saw.
+        A practice game's record carries the solver's winning line from the deal.
 
         Raises:
             NotFoundError: no such game.
-            DailyError: ``deal_live`` while the deal is still being played.
+            DailyError: ``deal_live`` while the game or its deal is still being played;
+                ``attempt_not_over`` for a daily attempt before its day closes while
+                the asker's own ranked attempt is not over.
             GameError: ``invalid_options`` for a step outside the game.
         """
         game = await self.store.replay_game(message.game)
         if game is None:
             raise NotFoundError(what="game", ref=message.game)
+        sealed = False
         if game.day is not None:
-            opens = closes_at_ms(game.day, self.time_limit_ms)
-            if self.clock() < opens:
-                raise DailyError("deal_live", opens_at=moment_iso(opens), game=message.game)
+            closes = closes_at_ms(game.day, self.time_limit_ms)
+            sealed = self.clock() < closes
+            if sealed:
+                await self._check_daily_spoiler(who, game, closes)
         elif game.race_id is not None:
             if game.race_state != "finished":
                 raise DailyError("deal_live", game=message.game)
@@ -235,7 +260,10 @@ class Leaderboard:
                     reason=f"step must be from 0 to {len(actions)}.",
                 )
             played = engine.replay(game.variant, game.seed, game.options, actions[: message.step])
-            view = p.wire_view(played.view())
+            shown = played.view()
+            if sealed:  # the deal's number would show the face-down cards
+                del shown["seed"], shown["deal_code"]
+            view = p.wire_view(shown)
         return p.ReplayReply(
             id=message.id,
             game=game.game_id,
@@ -243,11 +271,42 @@ class Leaderboard:
             name=game.name,
             variant=game.variant,
             options=game.options,
-            seed=str(game.seed),
+            seed=None if sealed else str(game.seed),
             status=game.status,
             actions=actions,
             race=game.race_id,
             date=None if game.day is None else game.day.isoformat(),
             step=message.step,
             view=view,
+            solution=await self._solution(game),
         )
+
+    async def _check_daily_spoiler(self, who: Principal, game: ReplayGame, closes: int) -> None:
+        """Before its day closes, a daily attempt is replayed only for a player whose own
+        ranked attempt at the deal is over, and only once the attempt itself is over.
+
+        Raises:
+            DailyError: ``attempt_not_over`` or ``deal_live``.
+        """
+        assert game.day is not None
+        now = self.clock()
+        mine = await self.store.ranked_attempt(who.player_id, game.variant, game.day)
+        if mine is None or not mine.daily_over(now):
+            raise DailyError("attempt_not_over", opens_at=moment_iso(closes), game=game.game_id)
+        if not game.daily_over(now):
+            raise DailyError("deal_live", opens_at=moment_iso(closes), game=game.game_id)
+
+    async def _solution(self, game: ReplayGame) -> list[str] | None:
+        """For a practice game (no race, no daily), the solver's win from its deal."""
+        if game.race_id is not None or game.day is not None or self.solver_help is None:
+            return None
+        key = (game.variant, json.dumps(game.options, sort_keys=True), game.seed)
+        line = self.solutions.get(key)
+        if line is None:
+            deal = engine.replay(game.variant, game.seed, game.options, [])
+            line = await self.solver_help.winning_line(deal)
+            if line is not None:
+                if len(self.solutions) >= SOLUTIONS_KEPT:
+                    self.solutions.clear()
+                self.solutions[key] = line
+        return line

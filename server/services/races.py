@@ -419,6 +419,7 @@ class RaceService:
             seed_public=False,
             guild_id=race.settings.guild_id,
             created_at=now,
+            racer_name=who.name,
         )
         self.games.start(
             game_id,

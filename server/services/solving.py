@@ -195,6 +195,20 @@ def last_winnable(
     return low
 
 
+def winning_line(
+    variant: str, options: Mapping[str, Any], seed: int, actions: list[str], budget: Budget
+) -> list[str] | None:
+    """The moves of a win from where the game stands, in canonical notation.
+
+    None when the solver finds no win within the budget.
+    """
+    game = engine.replay(variant, seed, options, actions)
+    result = solve(game.rules, game.position, budget.max_nodes, budget.max_seconds)
+    if result.verdict is not Verdict.WON:
+        return None
+    return [str(move.notation()) for move in result.moves]
+
+
 def solver_hint(
     variant: str, options: Mapping[str, Any], seed: int, actions: list[str], budget: Budget
 ) -> str | None:
@@ -202,11 +216,8 @@ def solver_hint(
 
     None when the solver finds no win within the budget.
     """
-    game = engine.replay(variant, seed, options, actions)
-    result = solve(game.rules, game.position, budget.max_nodes, budget.max_seconds)
-    if result.verdict is not Verdict.WON or not result.moves:
-        return None
-    return str(result.moves[0].notation())
+    line = winning_line(variant, options, seed, actions, budget)
+    return line[0] if line else None
 
 
 # ---------------------------------------------------------------- on the event loop
@@ -230,7 +241,8 @@ async def winnable_race_seed(
 
 
 class SolverHelp:
-    """The solver's help in a game, asked from the event loop: hint, check, jump back.
+    """The solver's help in a game, asked from the event loop: hint, check, jump back,
+    and the winning line a practice game's replay is shown beside.
 
     Each question replays the game's record in a worker with a budget of ``seconds``
     per search; when the pool does not answer in time the answer is "don't know"
@@ -252,6 +264,10 @@ class SolverHelp:
     async def hint(self, game: engine.Game) -> str | None:
         """The first move of a win from where ``game`` stands, if the solver finds one."""
         return await self._ask(solver_hint, game, 1)
+
+    async def winning_line(self, game: engine.Game) -> list[str] | None:
+        """Every move of a win from where ``game`` stands, if the solver finds one."""
+        return await self._ask(winning_line, game, 1)
 
     async def verdict(self, game: engine.Game) -> str:
         """``winnable``, ``lost`` or ``unknown`` for where ``game`` stands."""

@@ -100,6 +100,6 @@ def build_services(
         races=races,
         play=play,
         dailies=dailies,
-        boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms),
+        boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
     )

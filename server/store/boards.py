@@ -111,7 +111,8 @@ limit $2
 """
 
 _REPLAY_SQL = """
-select e.*, pl.display_name, rc.state as race_state, d.day
+select e.*, pl.display_name, rc.state as race_state, d.day, d.status as daily_status,
+    d.deadline
 from entries e join players pl on pl.id = e.player_id
 left join races rc on rc.id = e.race_id
 left join daily_entries d on d.entry_id = e.id
@@ -286,6 +287,16 @@ class ReplayGame:
     race_id: int | None
     race_state: str | None
     day: date | None
+    # A daily attempt's own end: its status, and when its play time runs out.
+    daily_status: str | None = None
+    deadline: int | None = None
+
+    def daily_over(self, now: int) -> bool:
+        """Whether this daily attempt is over: won, given up or out of its play time
+        (which the sweep marks a little later than it happens)."""
+        return self.daily_status != "playing" or (
+            self.deadline is not None and now >= self.deadline
+        )
 
 
 def _line(row: asyncpg.Record) -> p.BoardLine:
@@ -462,7 +473,21 @@ class BoardStore:
             race_id=row["race_id"],
             race_state=row["race_state"],
             day=row["day"],
+            daily_status=row["daily_status"],
+            deadline=to_ms(row["deadline"]),
         )
+
+    @guarded
+    async def ranked_attempt(self, player_id: int, variant: str, day: date) -> ReplayGame | None:
+        """A player's ranked (first) attempt at ``variant``'s deal of ``day``, or None."""
+        game_id = await self.pool.fetchval(
+            "select entry_id from daily_entries "
+            "where player_id=$1 and variant=$2 and day=$3 and ranked",
+            player_id,
+            variant,
+            day,
+        )
+        return None if game_id is None else await self.replay_game(int(game_id))
 
     @guarded
     async def actions(self, game_id: int) -> list[str]:

@@ -127,6 +127,22 @@ class Storage:
         assert row is not None
         return Principal(row["id"], row["principal"], row["display_name"], row["locale"])
 
+    @guarded
+    async def set_profile(self, player_id: int, name: str | None, locale: str | None) -> Principal:
+        """A player's new display name and/or locale (None keeps it), as stored now."""
+        row = await self.pool.fetchrow(
+            """
+            update players set display_name = coalesce($2, display_name),
+                locale = coalesce($3, locale), last_seen_at = now()
+            where id=$1 returning id, principal, display_name, locale
+            """,
+            player_id,
+            name,
+            locale,
+        )
+        assert row is not None  # the player of a connection, stored at its hello
+        return Principal(row["id"], row["principal"], row["display_name"], row["locale"])
+
     # ------------------------------------------------------------ races and entries
 
     @guarded
@@ -215,18 +231,20 @@ class Storage:
         seed_public: bool,
         guild_id: str | None,
         created_at: int,
+        racer_name: str | None = None,
     ) -> int:
         """Store a player's new game, created at server time ``created_at``; returns its id.
 
         The creation time comes from the server's clock, like every other time the
         player sees, so the game's clock (its view's ``started_at``) agrees with them.
+        A race entry keeps ``racer_name``, the name its standings show to the end.
         """
         return int(
             await self.pool.fetchval(
                 """
                 insert into entries (race_id, player_id, variant, options, seed, seed_public,
-                    guild_id, created_at)
-                values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8) returning id
+                    guild_id, created_at, racer_name)
+                values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9) returning id
                 """,
                 race_id,
                 player_id,
@@ -236,6 +254,7 @@ class Storage:
                 seed_public,
                 guild_id,
                 from_ms(created_at),
+                racer_name,
             )
         )
 
@@ -282,7 +301,8 @@ class Storage:
                 return None
             entries = await conn.fetch(
                 """
-                select e.id, e.player_id, e.status, e.finished_at, p.display_name, p.principal
+                select e.id, e.player_id, e.status, e.finished_at, p.principal,
+                    coalesce(e.racer_name, p.display_name) as display_name
                 from entries e join players p on p.id = e.player_id
                 where e.race_id=$1 and e.status <> 'left' order by e.id
                 """,

@@ -364,6 +364,8 @@ class Connection:
             return await self.hello(message)
         if self.state is ConnectionState.NEW:
             raise ProtocolError("not_authenticated")
+        if isinstance(message, p.SetProfile):
+            return await self.set_profile(message)
         kind = type(message)
         for_service = self.routes.service.get(kind)
         if for_service is not None:
@@ -501,6 +503,39 @@ class Connection:
             server_time=now,
             player=p.PlayerInfo(id=player.player_id, name=player.name, user=player.user),
             token=token,
+        )
+
+    async def set_profile(self, message: p.SetProfile) -> p.Profile:
+        """Change the name and/or locale of the player the message acts for.
+
+        The connection's own, like hello: it changes who the connection speaks as (its
+        cached player and the language of its errors). The player is found as for any
+        request, so a guest changes only itself and a service only the ``discord:``
+        user it names in ``act_as``, never anyone else. A name is cleaned as hello
+        cleans one; one with nothing printable left is refused, and nothing changes.
+
+        Raises:
+            ProtocolError: ``invalid_message`` for a name with no printable character.
+            IdentityError: ``forbidden`` as for any request acting for someone else.
+        """
+        who = await self.acting(message) if self.is_service else self.guest(message)
+        name = None
+        if message.name is not None:
+            name = clean_name(message.name, "")
+            if not name:
+                raise ProtocolError(
+                    "invalid_message", reason="a name needs at least one printable character"
+                )
+        player = await self.services.storage.set_profile(who.player_id, name, message.locale)
+        if self.is_service:
+            self.principals[player.user] = player
+        else:
+            self.player = player
+        self.locale = player.locale
+        return p.Profile(
+            id=message.id,
+            player=p.PlayerInfo(id=player.player_id, name=player.name),
+            locale=player.locale,  # type: ignore[arg-type]
         )
 
     async def reply_error(self, err: ArenaError, logged: bool = True) -> None:

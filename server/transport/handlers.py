@@ -1,6 +1,7 @@
 """Which service answers each request: one registry for the closed set of client messages.
 
-``hello`` is the connection's own (it decides who the connection is); every other
+``hello`` and ``set_profile`` are the connection's own (they decide who the connection
+is and speaks as: server/transport/connection.py); every other
 client message has exactly one route here, and tests/server/test_handlers.py holds the
 registry to the protocol's closed set. A player route gets the player the message acts
 for; a service route (``open_races``) is for a service client acting for itself.
@@ -30,7 +31,7 @@ class Routes:
 
 
 def routes(s: Services) -> Routes:
-    """The routes of every client message but ``hello``, to the services ``s``."""
+    """The routes of every client message but ``hello`` and ``set_profile``, to ``s``."""
     return Routes(
         player={
             p.CreateRace: lambda who, m, sub: s.races.create(who, m, sub),

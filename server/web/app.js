@@ -1,5 +1,6 @@
 // The page's start: language, the connection, and the screens (practice, races).
 // The address says where the player is: "#race=12" is a race (an invite link),
+// "#replay=12" its replays, "#replay=game:31" a daily or practice game's replay,
 // "#deal=yukon:42" a practice game of that deal (a seed, or a deal code such as
 // "1-3XRZ"), anything else is practice. Without the server, practice goes on with the
 // rules in the page (local.js), and the service worker (sw.js) serves the page itself.
@@ -66,7 +67,19 @@ const replays = new ReplayScreen(connection, $("#replay-panel"), announce);
 const daily = new DailyScreen(connection, game, $("#daily-panel"), announce, (shown) => {
   $("#game").hidden = !shown;
 });
-game.onView = (view) => daily.viewed(view);
+game.onView = (view) => {
+  daily.viewed(view);
+  offerPracticeReplay(view);
+};
+
+// A practice game played on the server, once over, replays beside the solver's win.
+const practiceReplay = $("#practice-replay");
+function offerPracticeReplay(view) {
+  const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
+  const ours = kept !== null && kept.game === game.game && game.game !== LOCAL_GAME;
+  practiceReplay.hidden = !(ours && (view.status === "won" || view.status === "resigned"));
+  practiceReplay.querySelector("a").href = `#replay=game:${game.game}`;
+}
 
 // ---- texts --------------------------------------------------------------------------
 
@@ -91,6 +104,24 @@ $("#lang").addEventListener("click", () => {
   setLanguage(next);
   connection.locale = next;
   applyTexts();
+  // The server speaks the player's language from now on (hello says it after a reconnect).
+  if (connection.online) connection.request("set_profile", { locale: next }).catch(() => {});
+});
+
+// A guest's name, as the other racers and the boards see it (races already joined keep
+// the name they were joined with).
+const profileForm = $("#profile");
+profileForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("#profile-error").textContent = "";
+  try {
+    const reply = await connection.request("set_profile", { name: profileForm.name.value });
+    connection.player = { ...connection.player, name: reply.player.name };
+    profileForm.name.value = reply.player.name;
+    announce(t("nameSaved", { name: reply.player.name }));
+  } catch (error) {
+    $("#profile-error").textContent = error.message;
+  }
 });
 
 // ---- screens ------------------------------------------------------------------------
@@ -114,10 +145,11 @@ function route() {
   }
   race.leave();
   replays.stop();
-  const replay = /^#replay=(\d+)$/.exec(location.hash);
+  const replay = /^#replay=(game:)?(\d+)$/.exec(location.hash);
   if (replay) {
     show("replay");
-    replays.open(Number(replay[1])).catch((error) => announce(error.message));
+    const id = Number(replay[2]);
+    (replay[1] ? replays.openGame(id) : replays.open(id)).catch((error) => announce(error.message));
     return;
   }
   const deal = /^#deal=([a-z0-9-]+):([0-9A-Za-z-]+)$/.exec(location.hash);
@@ -263,7 +295,8 @@ connection.on("status", (status) => {
   }
 });
 
-connection.on("welcome", () => {
+connection.on("welcome", (welcome) => {
+  if (document.activeElement !== profileForm.name) profileForm.name.value = welcome.player.name;
   outbox.flush(connection);
   if (!started) {
     started = true;

@@ -1,5 +1,6 @@
 // The daily deal of a variant: the day's deal (the same for everyone, proven winnable),
-// the player's attempts, starting one (the first is ranked, later ones are practice),
+// the player's attempts (each, once over, with a link to its replay beside the day's
+// best: replay.js), starting one (the first is ranked, later ones are practice),
 // and the day's board: the top lines and the player's own place ("around me").
 
 import { clock } from "./game.js";
@@ -100,7 +101,9 @@ export class DailyScreen {
     const attempts = (reply.attempts || []).map((a) => {
       const result = a.status === "won" ? clock(a.time_ms ?? 0) : statusText(a.status);
       const kind = a.ranked ? t("ranked") : t("practice");
-      return `<li>${kind}: ${result} · ${t("movesCount", { n: a.moves ?? 0 })}</li>`;
+      // Once over, beside the day's best (the server opens it when the ranked one is over).
+      const replay = a.status === "playing" ? "" : ` · <a href="#replay=game:${a.game}" data-replay-game="${a.game}">${t("replay")}</a>`;
+      return `<li>${kind}: ${result} · ${t("movesCount", { n: a.moves ?? 0 })}${replay}</li>`;
     });
     const play = reply.attempts?.length ? t("dailyPlayAgain") : t("dailyPlay");
     return `<h2>${t("dailyTitle", { variant: variantName(deal.variant), date: deal.date })}</h2>

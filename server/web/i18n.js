@@ -1,6 +1,6 @@
 // English and German texts of the page. The language follows the browser unless the
 // player picked one with the switch (kept in localStorage); the server is told the
-// same locale in hello, so its error messages match.
+// same locale in hello and, at a switch, by set_profile, so its error messages match.
 
 const TEXTS = {
   en: {
@@ -53,6 +53,9 @@ const TEXTS = {
     offline: "Connection lost, reconnecting…",
     createRace: "Create a race",
     joinRace: "Join a race",
+    yourName: "Your name",
+    saveName: "Save",
+    nameSaved: "You are now {name}.",
     raceCode: "Race code",
     join: "Join",
     create: "Create",
@@ -134,6 +137,9 @@ const TEXTS = {
     replayTitle: "Replay of race {id}",
     yourGame: "Your game",
     winnersGame: "{name}, the winner",
+    dailyBest: "{name}, first on the day's board",
+    solversWin: "The solver's win",
+    replayBesideSolver: "Replay beside the solver's win",
     replayStep: "Step {n} of {total}",
     replayFirst: "To the start",
     replayBack: "Step back",
@@ -208,6 +214,9 @@ const TEXTS = {
     offline: "Verbindung verloren, verbinde neu…",
     createRace: "Rennen eröffnen",
     joinRace: "Rennen beitreten",
+    yourName: "Dein Name",
+    saveName: "Speichern",
+    nameSaved: "Du heißt jetzt {name}.",
     raceCode: "Renn-Code",
     join: "Beitreten",
     create: "Eröffnen",
@@ -289,6 +298,9 @@ const TEXTS = {
     replayTitle: "Wiederholung von Rennen {id}",
     yourGame: "Dein Spiel",
     winnersGame: "{name}, Sieger",
+    dailyBest: "{name}, vorn auf der Tageswertung",
+    solversWin: "Der Gewinnweg des Lösers",
+    replayBesideSolver: "Wiederholung neben dem Gewinnweg des Lösers",
     replayStep: "Schritt {n} von {total}",
     replayFirst: "Zum Anfang",
     replayBack: "Schritt zurück",

@@ -1,7 +1,14 @@
-// Replays of a finished race: the player's game and the winner's, side by side, stepped
-// together. The server gives each game's record (`race_result` names the games,
-// `replay` their actions); the page rebuilds every step with the rules in the page
-// (rules.js, held move for move to the engine), so stepping costs no request.
+// Replays of finished games, two side by side and stepped together:
+// - a race's (`#replay=<race>`): the player's game and the winner's (`race_result` names
+//   the games, `replay` gives their actions);
+// - a daily attempt's (`#replay=game:<id>`): the player's game and the first line of the
+//   day's board, once the player's own ranked attempt is over (the server's rule);
+// - a practice game's (`#replay=game:<id>`): the player's game and the solver's win from
+//   the same deal, when the server's solver found one (alone otherwise).
+// A record with its seed is rebuilt step by step in the page (rules.js, held move for move
+// to the engine), so stepping costs no request. A daily attempt's seed stays sealed until
+// its day closes (it would show the face-down cards): then each step's view is the
+// server's (`replay` with `step`), asked once and kept.
 
 import { Board } from "./board.js";
 import { t, variantName } from "./i18n.js";
@@ -14,10 +21,11 @@ export class ReplayScreen {
     this.connection = connection;
     this.panel = panel;
     this.announce = announce;
-    this.games = []; // [{name, mine, views}]
+    this.games = []; // [{name, which, length, viewAt(step) -> view or Promise}]
     this.boards = [];
     this.step = 0;
     this.timer = null;
+    this.drawing = 0; // the latest draw; an older one whose views arrive late is dropped
     panel.addEventListener("click", (event) => {
       const button = event.target.closest("[data-step]");
       if (button) this.go(button.dataset.step);
@@ -34,8 +42,7 @@ export class ReplayScreen {
 
   /** Load race ``id``'s replays: the player's game, and the winner's if another's. */
   async open(id) {
-    this.stop();
-    this.panel.innerHTML = `<p>${t("connecting")}</p>`;
+    this.loading();
     const result = await this.connection.request("race_result", { race: id });
     const me = this.connection.player?.id;
     const winner = result.ranking.find((line) => line.finished) ?? result.ranking[0];
@@ -45,19 +52,78 @@ export class ReplayScreen {
     const records = await Promise.all(
       players.map((player) => this.connection.request("replay", { game: result.games[player] })),
     );
-    this.games = records.map((record) => ({
-      name: record.player === me ? t("yourGame") : t("winnersGame", { name: record.name }),
-      mine: record.player === me,
-      views: steps(record),
-    }));
+    const games = records.map((record) =>
+      record.player === me
+        ? this.line(record, t("yourGame"), "mine")
+        : this.line(record, t("winnersGame", { name: record.name }), "winner"),
+    );
+    this.show(`${t("replayTitle", { id })} · ${escape(variantName(result.variant))}`, games);
+  }
+
+  /** Load game ``id``'s replay beside the day's best (a daily) or the solver's win (practice). */
+  async openGame(id) {
+    this.loading();
+    const record = await this.connection.request("replay", { game: id });
+    const mine = record.player === this.connection.player?.id;
+    const games = [this.line(record, mine ? t("yourGame") : record.name, "mine")];
+    let title = `${t("replay")} · ${escape(variantName(record.variant))}`;
+    if (record.date) {
+      title = t("dailyTitle", { variant: variantName(record.variant), date: record.date });
+      const board = await this.connection.request("daily_board", {
+        variant: record.variant,
+        date: record.date,
+        page_size: 1,
+      });
+      const best = board.lines?.[0];
+      if (best && best.game !== id) {
+        const theirs = await this.connection.request("replay", { game: best.game });
+        games.push(this.line(theirs, t("dailyBest", { name: theirs.name }), "best"));
+      }
+    } else if (record.solution) {
+      games.push(this.line(record, t("solversWin"), "solver", record.solution));
+    }
+    this.show(title, games);
+  }
+
+  /** One game to show: its views rebuilt here from its seed, or the server's by step. */
+  line(record, name, which, actions = record.actions) {
+    const length = actions.length + 1;
+    if (record.seed !== null) {
+      const views = steps(record, actions);
+      return { name, which, length, viewAt: (step) => views[Math.min(step, length - 1)] };
+    }
+    const asked = new Map();
+    const viewAt = (step) => {
+      const n = Math.min(step, length - 1);
+      if (!asked.has(n)) {
+        const reply = this.connection.request("replay", { game: record.game, step: n });
+        const forget = (error) => {
+          asked.delete(n); // asked again at the next look
+          throw error;
+        };
+        asked.set(n, reply.then((r) => r.view, forget));
+      }
+      return asked.get(n);
+    };
+    return { name, which, length, viewAt };
+  }
+
+  loading() {
+    this.stop();
+    this.games = [];
+    this.panel.innerHTML = `<p>${t("connecting")}</p>`;
+  }
+
+  show(title, games) {
+    this.games = games;
     this.step = 0;
-    const columns = this.games
+    const columns = games
       .map(
         (game, i) => `<figure class="replay-game"><figcaption>${escape(game.name)}</figcaption>
-          <div class="board" data-replay-board="${game.mine ? "mine" : "winner"}" data-index="${i}"></div></figure>`,
+          <div class="board" data-replay-board="${game.which}" data-index="${i}"></div></figure>`,
       )
       .join("");
-    this.panel.innerHTML = `<h2>${t("replayTitle", { id })} · ${escape(variantName(result.variant))}</h2>
+    this.panel.innerHTML = `<h2>${title}</h2>
       <p class="actions replay-controls">
         <button data-step="first" aria-label="${t("replayFirst")}">«</button>
         <button data-step="back" aria-label="${t("replayBack")}">◀</button>
@@ -73,7 +139,7 @@ export class ReplayScreen {
   }
 
   get total() {
-    return Math.max(0, ...this.games.map((game) => game.views.length - 1));
+    return Math.max(0, ...this.games.map((game) => game.length - 1));
   }
 
   go(where) {
@@ -103,20 +169,34 @@ export class ReplayScreen {
     if (button) button.textContent = t("replayPlay");
   }
 
-  draw() {
-    this.games.forEach((game, i) => {
-      this.boards[i].show(game.views[Math.min(this.step, game.views.length - 1)], false);
-    });
+  /** Show every game at the current step; the step's number once all are drawn. */
+  async draw() {
+    const step = this.step;
+    const drawing = ++this.drawing;
+    let views;
+    try {
+      views = await Promise.all(this.games.map((game) => game.viewAt(step)));
+    } catch (error) {
+      this.stop();
+      this.announce(error.message);
+      return;
+    }
+    if (drawing !== this.drawing) return;
+    views.forEach((view, i) => this.boards[i].show(view, false));
     const cell = this.panel.querySelector("[data-replay-step]");
-    if (cell) cell.textContent = t("replayStep", { n: this.step, total: this.total });
+    if (cell) cell.textContent = t("replayStep", { n: step, total: this.total });
+    // The next step is asked ahead, so stepping on through the server's views is quick.
+    if (step < this.total) {
+      for (const game of this.games) Promise.resolve(game.viewAt(step + 1)).catch(() => {});
+    }
   }
 }
 
 /** The view before the first action and after each one (a hint or an undo is a step). */
-function steps(record) {
+function steps(record, actions) {
   const game = new LocalGame(record.variant, BigInt(record.seed), record.options);
   const views = [game.view()];
-  for (const action of record.actions) {
+  for (const action of actions) {
     game.playAction(action);
     views.push(game.view());
   }

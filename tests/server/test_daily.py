@@ -316,13 +316,22 @@ class TestReplay:
             reply = await services.play.move(ada, p.Move(game=start.game, text=first_legal(view)))
             played += reply.played
             view = reply.view
+        # While her own ranked attempt is being played, not even her own game.
+        with pytest.raises(DailyError) as caught:
+            await services.boards.replay(ada, p.GetReplay(game=start.game))
+        assert caught.value.code == "attempt_not_over"
         await services.play.resign(ada, p.Resign(game=start.game))
         for moment in (clock.ms, day_start_ms(DAY + timedelta(days=1)) + LIMIT_MS - 1):
             clock.ms = moment
-            for who in (ada, bob):  # not even the player's own game
-                with pytest.raises(DailyError) as caught:
-                    await services.boards.replay(who, p.GetReplay(game=start.game))
-                assert caught.value.code == "deal_live"
+            with pytest.raises(DailyError) as caught:  # Bob has not played the deal
+                await services.boards.replay(bob, p.GetReplay(game=start.game))
+            assert caught.value.code == "attempt_not_over"
+            assert caught.value.details["opens_at"] == "2026-03-15T01:00:00+00:00"
+            # Hers is over: her game, stepped through by the server, its seed sealed.
+            replay = await services.boards.replay(ada, p.GetReplay(game=start.game, step=2))
+            assert (replay.seed, replay.actions, replay.status) == (None, played, "resigned")
+            assert replay.view is not None and replay.view["counters"]["moves"] == 2
+            assert "seed" not in replay.view and replay.solution is None
 
         clock.ms = closes_at_ms(DAY, LIMIT_MS)
         replay = await services.boards.replay(bob, p.GetReplay(game=start.game, step=1))
@@ -331,6 +340,41 @@ class TestReplay:
         assert replay.view is not None and replay.view["counters"]["moves"] == 1
         with pytest.raises(GameError):
             await services.boards.replay(bob, p.GetReplay(game=start.game, step=3))
+
+    async def test_another_players_attempt_only_after_ones_own(
+        self, services: Services, clock: Clock
+    ):
+        """Before the day closes, another's moves would give the deal away: they go only
+        to a player whose own ranked attempt is over, and only once theirs is over too."""
+        await deal(services)
+        ada, bob, cy = [await guest(services, name) for name in ("Ada", "Bob", "Cy")]
+        ada_game = (await services.dailies.start(ada, p.DailyStart(variant="klondike"))).game
+        clock.ms += 60_000
+        bob_game = (await services.dailies.start(bob, p.DailyStart(variant="klondike"))).game
+        await services.play.move(bob, p.Move(game=bob_game, text="d"))
+
+        async def refused(who: Principal, game: int) -> str:
+            with pytest.raises(DailyError) as caught:
+                await services.boards.replay(who, p.GetReplay(game=game))
+            return caught.value.code
+
+        assert await refused(bob, ada_game) == "attempt_not_over"  # Bob still plays
+        await services.play.resign(ada, p.Resign(game=ada_game))
+        assert await refused(bob, ada_game) == "attempt_not_over"
+        assert await refused(cy, ada_game) == "attempt_not_over"  # Cy has not started
+        assert await refused(ada, bob_game) == "deal_live"  # hers is over, his is not
+        # A later attempt is practice: it does not open the others' games.
+        later = (await services.dailies.start(ada, p.DailyStart(variant="klondike"))).game
+        assert await refused(ada, bob_game) == "deal_live"
+        assert await refused(ada, later) == "deal_live"
+
+        # Bob's play time runs out (before the sweep marks it): both are over now.
+        clock.ms = int((await daily_row(services, bob_game))["deadline"].timestamp() * 1000)
+        theirs = await services.boards.replay(bob, p.GetReplay(game=ada_game))
+        assert theirs.name == "Ada" and theirs.seed is None
+        mine = await services.boards.replay(ada, p.GetReplay(game=bob_game, step=1))
+        assert mine.actions == ["d"] and mine.seed is None
+        assert await refused(cy, bob_game) == "attempt_not_over"
 
     async def test_day_of_is_utc(self):
         assert day_of(day_start_ms(DAY)) == DAY

@@ -7,7 +7,9 @@ from typing import Any
 
 import asyncpg
 
+import engine
 from server.core.race import commitment
+from server.transport.app import ArenaServer
 
 
 async def store_todays_deal(database_url: str, variant: str = "klondike", seed: int = 77) -> str:
@@ -74,8 +76,16 @@ async def test_a_day_of_dailies_over_the_wire(connect: Any, migrated_database_ur
             "longest_streak": 0,
         }
     ]
-    refused = await bob.error("replay", "deal_live", game=first["game"])
-    assert "opens_at" in refused["details"]
+    # Before the day closes, a game of the deal goes only to a player whose own ranked
+    # attempt is over: to Cy it would give the deal away; Bob's is over.
+    cy = await connect(name="Cy", locale="de")
+    refused = await cy.error("replay", "attempt_not_over", game=first["game"])
+    assert "opens_at" in refused["details"] and "gewerteten" in refused["message"]
+    record = await bob.ok("replay", game=first["game"], step=0)
+    assert record["name"] == "Ada" and record["seed"] is None and record["date"] == today
+    assert "seed" not in record["view"] and "solution" not in record
+    await cy.ok("daily_start", variant="klondike")
+    await cy.error("replay", "attempt_not_over", game=first["game"])  # still playing
 
 
 async def test_bad_board_requests_change_nothing(connect: Any, migrated_database_url: str) -> None:
@@ -123,3 +133,23 @@ async def test_a_practice_game_replays_once_it_is_over(connect: Any) -> None:
     replay = await ann.ok("replay", game=game, step=0)
     assert replay["type"] == "game_record" and replay["actions"] == []
     assert replay["status"] == "resigned" and replay["view"]["counters"]["moves"] == 0
+
+
+async def test_a_practice_replay_comes_with_the_solvers_win(
+    connect: Any, server: ArenaServer
+) -> None:
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="klondike", seed=2))["game"]
+    await ann.ok("move", game=game, text="d")
+    await ann.ok("resign", game=game)
+    replay = await ann.ok("replay", game=game)
+    assert replay["actions"] == ["d"] and replay["seed"] == "2"
+    # The line is the solver's from the deal: the engine plays it to a win.
+    won = engine.replay("klondike", 2, {}, replay["solution"])
+    assert won.view()["outcome"] == "won"
+    # Stepping through it asks the solver once per deal: its win is kept.
+    assert server.services is not None
+    boards = server.services.boards
+    assert list(boards.solutions.values()) == [replay["solution"]]
+    boards.solutions[next(iter(boards.solutions))] = ["kept"]
+    assert (await ann.ok("replay", game=game, step=1))["solution"] == ["kept"]
