@@ -28,13 +28,15 @@ from discord.ext import commands
 from bot import card_emoji
 from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, SolitaireCog
-from bot.command_sync import state_dir, sync_when_changed
+from bot.command_sync import sync_when_changed
 from bot.desk import RaceDesk
 from bot.spread import SpreadClient
+from bot.state import state_dir
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect, RaceButton
 
 log = logging.getLogger("bot")
+OPTIONS_FILE = "board-options.json"  # the players' board options, in the state folder
 
 
 class SettingsError(ValueError):
@@ -93,10 +95,10 @@ class SolitaireBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents)
         self.arena = client
         self.desk = desk
-        self.table = Table(client, desk)
+        self.state = state or state_dir()  # where the bot keeps what it must remember
+        self.table = Table(client, desk, options_file=self.state / OPTIONS_FILE)
         self._desk_task: asyncio.Task[None] | None = None
         self._reattached = False
-        self.state = state or state_dir()  # where the bot keeps what it must remember
 
     async def setup_hook(self) -> None:
         marks = await card_emoji.install(self)  # logged in: the application id is known

@@ -14,24 +14,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from discord import app_commands
 
+from bot.state import write_atomically
+
 log = logging.getLogger(__name__)
-
-
-def state_dir(environ: dict[str, str] | None = None) -> Path:
-    """Where the bot keeps its state: ``SOLITAIRE_BOT_STATE``, else the user's state
-    folder (``$XDG_STATE_HOME/solitaire-bot``, ``~/.local/state/solitaire-bot``)."""
-    env = dict(os.environ) if environ is None else environ
-    if env.get("SOLITAIRE_BOT_STATE", "").strip():
-        return Path(env["SOLITAIRE_BOT_STATE"].strip())
-    base = env.get("XDG_STATE_HOME", "").strip() or str(Path.home() / ".local" / "state")
-    return Path(base) / "solitaire-bot"
 
 
 async def command_payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
@@ -67,8 +58,7 @@ async def sync_when_changed(
         pass  # never synced from here (or unreadable): sync
     await (sync or tree.sync)()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(wanted + "\n", encoding="utf-8")
+        write_atomically(stamp, (wanted + "\n").encode())
     except OSError as err:
         log.warning("commands synced, but their hash cannot be kept in %s: %s", folder, err)
     return True

@@ -12,9 +12,10 @@ from discord_fakes import Bot, FakeInteraction, FakeUser, press
 import engine
 from bot.client import ArenaClient
 from bot.cog import GermanTranslator, SolitaireCog
-from bot.command_sync import command_payload, digest, state_dir, sync_when_changed
+from bot.command_sync import command_payload, digest, sync_when_changed
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
+from bot.state import state_dir
 from bot.table import Table
 
 
