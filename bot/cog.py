@@ -3,6 +3,9 @@
 Commands translate between Discord and the server through the ``Table``; no rule
 lives here. Names, descriptions and choices are English in the code and German
 through ``GermanTranslator`` for users whose Discord speaks German.
+
+The group is offered twice (``server_commands``, ``dm_commands``): every command in
+servers, all but ``race`` in DMs with the bot, where a race has no channel to live in.
 """
 
 from __future__ import annotations
@@ -227,3 +230,23 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         await interaction.response.send_message(
             text(locale_of(interaction.locale), "help"), ephemeral=True
         )
+
+
+def server_commands(table: Table) -> app_commands.Group:
+    """``/solitaire`` as offered in a server: every command. It is synced to each server
+    as a guild command (bot/command_sync.py): Discord shows a guild command only in its
+    server, and there it takes the place of the global one, which servers never see."""
+    group = SolitaireCog(table).app_command
+    assert group is not None  # a GroupCog always has its group
+    return group
+
+
+def dm_commands(table: Table) -> app_commands.Group:
+    """``/solitaire`` as offered in a DM with the bot: every command but ``race``, as the
+    one global command, whose contexts (DMs with the bot alone) keep it out of servers.
+    Discord cannot limit one subcommand to servers, but it can limit a whole global
+    command; the same names stay, so ``/solitaire race`` keeps its name in servers."""
+    group = server_commands(table)
+    group.remove_command("race")
+    group.allowed_contexts = app_commands.AppCommandContext(dm_channel=True)
+    return group
