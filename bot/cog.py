@@ -96,6 +96,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         layout="Spider: how the deal is laid out",
         max_players="Most players",
         deal="A deal code to race on (default: a secret new deal)",
+        thread="A thread for the race: its start and result are posted there",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, start=START_CHOICES, layout=LAYOUT_CHOICES)
     @app_commands.choices(passes=PASSES_CHOICES)
@@ -112,6 +113,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         layout: Choice[str] | None = None,
         max_players: app_commands.Range[int, 1, 25] = 8,
         deal: str | None = None,
+        thread: bool = False,
     ) -> None:
         settings: dict[str, Any] = {
             "variant": variant.value,
@@ -126,7 +128,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         }
         if time_limit is not None:
             settings["time_limit_s"] = time_limit * 60
-        await self.table.create_race(interaction, deal, **settings)
+        await self.table.create_race(interaction, deal, thread, **settings)
 
     @app_commands.command(name="daily", description="Play today's deal")
     @app_commands.describe(variant="The game of the day")
