@@ -28,8 +28,10 @@ COPY bot bot
 COPY sql sql
 # Editable, so the migration runner finds sql/ next to the server package, as in a checkout;
 # this step also compiles the solver's C extensions in place.
+# The bot's state folder belongs to its user: a volume mounted there first takes its owner.
 RUN pip install --no-deps --editable . \
-    && useradd --system --no-create-home solitaire
+    && useradd --system --no-create-home solitaire \
+    && install --directory --owner solitaire /var/lib/solitaire-bot
 
 USER solitaire
 CMD ["solitaire", "--help"]

@@ -50,6 +50,10 @@ def words_for(error: BaseException, locale: str) -> str | None:
         return "⚠️ " + error_text(locale, error.code, error.message)
     if isinstance(error, app_commands.NoPrivateMessage):
         return text(locale, "no_guild")
+    if isinstance(error, app_commands.CommandNotFound) and error.name == "race":
+        # Only servers are offered race (bot/command_sync.py); a DM client whose
+        # command list predates that can still send it.
+        return text(locale, "no_guild")
     return None
 
 

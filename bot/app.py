@@ -27,14 +27,16 @@ from discord.ext import commands
 
 from bot import card_emoji
 from bot.client import ArenaClient, FatalClientError
-from bot.cog import GermanTranslator, SolitaireCog
-from bot.command_sync import state_dir, sync_when_changed
+from bot.cog import GermanTranslator, dm_commands, server_commands
+from bot.command_sync import CommandOffer
 from bot.desk import RaceDesk
 from bot.spread import SpreadClient
+from bot.state import state_dir
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect, RaceButton
 
 log = logging.getLogger("bot")
+OPTIONS_FILE = "board-options.json"  # the players' board options, in the state folder
 
 
 class SettingsError(ValueError):
@@ -93,10 +95,11 @@ class SolitaireBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents)
         self.arena = client
         self.desk = desk
-        self.table = Table(client, desk)
+        self.state = state or state_dir()  # where the bot keeps what it must remember
+        self.table = Table(client, desk, options_file=self.state / OPTIONS_FILE)
         self._desk_task: asyncio.Task[None] | None = None
         self._reattached = False
-        self.state = state or state_dir()  # where the bot keeps what it must remember
+        self.offer: CommandOffer | None = None  # made once logged in (the application id)
 
     async def setup_hook(self) -> None:
         marks = await card_emoji.install(self)  # logged in: the application id is known
@@ -106,16 +109,26 @@ class SolitaireBot(commands.Bot):
         # What discord.py raises around a command (one used where it is not offered)
         # is answered by the same hook as the commands' own failures.
         self.tree.error(self.table.errors.report)
-        await self.add_cog(SolitaireCog(self.table))
         self.add_dynamic_items(BoardButton, BoardSelect, RaceButton)
         self._desk_task = asyncio.create_task(self.desk.run(), name="race-desk")
         self._desk_task.add_done_callback(_report_crash)
         assert self.application_id is not None  # known once logged in
-        await sync_when_changed(self.tree, self.state, self.application_id)
+        self.offer = CommandOffer(
+            self.tree,
+            self.state,
+            self.application_id,
+            dms=dm_commands(self.table),
+            servers=server_commands(self.table),
+        )
+        await self.offer.start()
 
     async def on_ready(self) -> None:
-        """Once the guilds are known: edit again the messages of races opened before a
+        """Once the guilds are known: offer the server commands in each (synced only
+        where they changed), and edit again the messages of races opened before a
         restart (on_ready comes again after each Discord reconnect; once is enough)."""
+        assert self.offer is not None  # setup_hook ran before
+        synced = [await self.offer.join(guild) for guild in self.guilds]
+        log.info("commands offered in %d server(s), %d synced", len(synced), sum(synced))
         if self._reattached:
             return
         self._reattached = True
@@ -125,6 +138,16 @@ class SolitaireBot(commands.Bot):
             log.exception("could not re-attach open races")
         else:
             log.info("re-attached %d open race message(s)", count)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """A new server: offer the commands there (the only server synced)."""
+        if self.offer is not None:
+            await self.offer.join(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left a server: forget its commands (joining again syncs them)."""
+        if self.offer is not None:
+            self.offer.leave(guild)
 
     async def on_message(self, message: discord.Message) -> None:
         """Plain text in a DM with the bot is a move."""

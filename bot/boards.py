@@ -18,9 +18,11 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import discord
+import msgspec
 
 from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
@@ -29,6 +31,7 @@ from bot.fair_use import Cooldown
 from bot.i18n import error_text, locale_of, text, variant_name
 from bot.moves_text import safe_home_moves
 from bot.render import TEXT_SUITS, card_text, format_time, game_time, render_board
+from bot.state import read_json, write_atomically
 from bot.views import BoardOp, MoveModal, board_view, split_selection
 
 log = logging.getLogger(__name__)
@@ -74,7 +77,8 @@ class Pressed:
 
 @dataclass
 class Prefs:
-    """A player's board options (``/solitaire options``)."""
+    """A player's board options (``/solitaire options``), kept across restarts in the
+    bot's state folder (``Boards.options_file``)."""
 
     one_tap: bool = False  # a tap plays wherever it fits (the server's one-tap rule)
     auto_home: bool = False  # safe cards go to the foundations by themselves
@@ -234,6 +238,7 @@ class Boards:
         *,
         cooldown: Cooldown | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        options_file: Path | None = None,
     ) -> None:
         self.client = client
         self.desk = desk
@@ -251,7 +256,11 @@ class Boards:
         self.lost: set[int] = set()
         self.race_of: dict[int, int] = {}  # game → its race, to redraw boards at the start
         self.dailies: dict[int, str] = {}  # game → the day of its daily deal, for Share
-        self.prefs: dict[int, Prefs] = {}  # Discord user → board options (kept in memory)
+        # Discord user → board options; kept in ``options_file`` (None: in memory only).
+        self.options_file = options_file
+        self.prefs: dict[int, Prefs] = (
+            read_json(options_file, dict[int, Prefs], {}) if options_file is not None else {}
+        )
         # How boards write the suits: the application's card emoji once installed
         # (bot/card_emoji.py), else the text marks.
         self.suits: Mapping[str, str] = TEXT_SUITS
@@ -344,6 +353,25 @@ class Boards:
     def prefs_of(self, user: int | None) -> Prefs:
         """The board options of Discord user ``user`` (the defaults for nobody)."""
         return self.prefs.get(user, Prefs()) if user is not None else Prefs()
+
+    def set_prefs(self, user: int, one_tap: bool | None, auto_home: bool | None) -> Prefs:
+        """Change the options of ``user`` that are given and keep them on disk (a user
+        back at the defaults is left out of the file); returns the options now."""
+        prefs = self.prefs.get(user, Prefs())
+        if one_tap is not None:
+            prefs.one_tap = one_tap
+        if auto_home is not None:
+            prefs.auto_home = auto_home
+        if prefs == Prefs():
+            self.prefs.pop(user, None)
+        else:
+            self.prefs[user] = prefs
+        if self.options_file is not None:
+            try:
+                write_atomically(self.options_file, msgspec.json.encode(self.prefs))
+            except OSError as err:  # the options hold while the bot runs
+                log.warning("board options cannot be kept in %s: %s", self.options_file, err)
+        return prefs
 
     def draw(self, game: int, pressed: Pressed, actor: Actor) -> tuple[str, Any]:
         """The board a press led to, for the user who pressed."""

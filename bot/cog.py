@@ -3,6 +3,9 @@
 Commands translate between Discord and the server through the ``Table``; no rule
 lives here. Names, descriptions and choices are English in the code and German
 through ``GermanTranslator`` for users whose Discord speaks German.
+
+The group is offered twice (``server_commands``, ``dm_commands``): every command in
+servers, all but ``race`` in DMs with the bot, where a race has no channel to live in.
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         layout="Spider: how the deal is laid out",
         max_players="Most players",
         deal="A deal code to race on (default: a secret new deal)",
+        thread="A thread for the race: its start and result are posted there",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, start=START_CHOICES, layout=LAYOUT_CHOICES)
     @app_commands.choices(passes=PASSES_CHOICES)
@@ -109,6 +113,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         layout: Choice[str] | None = None,
         max_players: app_commands.Range[int, 1, 25] = 8,
         deal: str | None = None,
+        thread: bool = False,
     ) -> None:
         settings: dict[str, Any] = {
             "variant": variant.value,
@@ -123,7 +128,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         }
         if time_limit is not None:
             settings["time_limit_s"] = time_limit * 60
-        await self.table.create_race(interaction, deal, **settings)
+        await self.table.create_race(interaction, deal, thread, **settings)
 
     @app_commands.command(name="daily", description="Play today's deal")
     @app_commands.describe(variant="The game of the day")
@@ -227,3 +232,23 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         await interaction.response.send_message(
             text(locale_of(interaction.locale), "help"), ephemeral=True
         )
+
+
+def server_commands(table: Table) -> app_commands.Group:
+    """``/solitaire`` as offered in a server: every command. It is synced to each server
+    as a guild command (bot/command_sync.py): Discord shows a guild command only in its
+    server, and there it takes the place of the global one, which servers never see."""
+    group = SolitaireCog(table).app_command
+    assert group is not None  # a GroupCog always has its group
+    return group
+
+
+def dm_commands(table: Table) -> app_commands.Group:
+    """``/solitaire`` as offered in a DM with the bot: every command but ``race``, as the
+    one global command, whose contexts (DMs with the bot alone) keep it out of servers.
+    Discord cannot limit one subcommand to servers, but it can limit a whole global
+    command; the same names stay, so ``/solitaire race`` keeps its name in servers."""
+    group = server_commands(table)
+    group.remove_command("race")
+    group.allowed_contexts = app_commands.AppCommandContext(dm_channel=True)
+    return group

@@ -22,7 +22,7 @@ import discord
 
 from bot.coalesce import EditCoalescer
 from bot.i18n import text
-from bot.races import RaceState, render_race
+from bot.races import RaceState, render_race, result_line
 from bot.views import race_view, start_view
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ Herald = Callable[[str, Any], Awaitable[Any]]
 class DeskEntry:
     """One race the desk follows: its state, its message and the message's language; the
     Discord users racing in it through this bot (to mention at the start) and how to post
-    that mention."""
+    that mention; and the race's thread, where the mention and the result go instead."""
 
     state: RaceState
     locale: str = "en"
@@ -50,6 +50,7 @@ class DeskEntry:
     racers: dict[int, None] = field(default_factory=dict)
     herald: Herald | None = None
     mention_due: bool = False
+    thread: Herald | None = None  # posts in the race's own thread, when it has one
 
 
 class RaceDesk:
@@ -104,6 +105,13 @@ class RaceDesk:
         if entry is not None:
             entry.herald = herald
 
+    def thread(self, race: int, post: Herald) -> None:
+        """``race`` has a thread of its own: its start's mention and its result line are
+        posted there with ``post`` (the race message stays the standings)."""
+        entry = self.races.get(race)
+        if entry is not None:
+            entry.thread = post
+
     def attach(self, race: int, message: RaceMessage, locale: str) -> None:
         """Show ``race`` in ``message`` from now on (its state must be known)."""
         entry = self.races[race]
@@ -152,18 +160,29 @@ class RaceDesk:
             entry.mention_due = False
             await self._mention(race, entry)
         if state.state == "finished":
+            if entry.thread is not None:
+                await self._post_result(race, entry, entry.thread)
             self.coalescer.forget(race)
             del self.races[race]
 
+    async def _post_result(self, race: int, entry: DeskEntry, post: Herald) -> None:
+        """The result in one line in the race's thread (an edit notifies nobody there)."""
+        try:
+            await post(result_line(entry.state, entry.locale), None)
+        except discord.HTTPException as err:
+            log.warning("cannot post the result of race %s in its thread: %s", race, err)
+
     async def _mention(self, race: int, entry: DeskEntry) -> None:
         """Ping the racers once the race starts: edits never notify anyone, so this is a
-        message of its own, naming only the users who raced through this bot."""
-        if entry.herald is None:
+        message of its own, naming only the users who raced through this bot (in the
+        race's thread when it has one: a mention there also adds them to it)."""
+        post = entry.thread or entry.herald
+        if post is None:
             return
         mentions = " ".join(f"<@{user}>" for user in entry.racers)
         content = text(entry.locale, "race_started_ping", race=race, mentions=mentions)
         try:
-            await entry.herald(content[:2000], start_view(race, entry.locale))
+            await post(content[:2000], start_view(race, entry.locale))
             self.mentions += 1
         except (discord.HTTPException, LookupError) as err:
             log.warning("cannot mention the racers of race %s: %s", race, err)

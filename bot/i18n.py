@@ -131,6 +131,25 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Spiel **{code}**: spiel es mit dem Knopf oder `/solitaire spielen spielcode:{code}` · "
         "Seed {seed}, Zusage {commitment}… (prüfe es selbst)",
     ),
+    "race_thread_name": ("Race #{race}: {variant}", "Rennen #{race}: {variant}"),
+    "race_result": (
+        "🏁 Race #{race} is over: {podium} · deal **{code}**",
+        "🏁 Rennen #{race} ist vorbei: {podium} · Spiel **{code}**",
+    ),
+    "thread_missing": (
+        "The race is open, but without a thread: the bot lacks {permissions} in this channel.",
+        "Das Rennen ist offen, aber ohne Thread: dem Bot fehlt hier {permissions}.",
+    ),
+    "thread_failed": (
+        "The race is open, but Discord did not make its thread: {reason}",
+        "Das Rennen ist offen, aber Discord hat keinen Thread dazu erstellt: {reason}",
+    ),
+    "perm_create_public_threads": ("Create Public Threads", "Öffentliche Threads erstellen"),
+    "perm_send_messages_in_threads": (
+        "Send Messages in Threads",
+        "Nachrichten in Threads senden",
+    ),
+    "and": ("and", "und"),
     "race_started_ping": (
         "🏁 Race #{race} is on: {mentions}",
         "🏁 Rennen #{race} läuft: {mentions}",
@@ -327,6 +346,10 @@ COMMANDS_DE: Final[dict[str, str]] = {
     "Spider: how the deal is laid out": "Spider: wie ausgeteilt wird",
     "max_players": "spieler",
     "Most players": "Höchstens so viele Spieler",
+    "thread": "thread",
+    "A thread for the race: its start and result are posted there": (
+        "Ein Thread zum Rennen: Start und Ergebnis kommen dorthin"
+    ),
     "deal": "spielcode",
     "A deal code to replay (default: a new deal)": "Ein Spielcode (sonst ein neues Spiel)",
     "A deal code to race on (default: a secret new deal)": (

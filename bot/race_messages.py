@@ -20,7 +20,7 @@ from bot.answers import Interaction, answering, send
 from bot.boards import Boards, shared
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
-from bot.races import plain_name, render_race
+from bot.races import RaceState, plain_name, render_race
 from bot.render import format_time
 from bot.views import race_view
 from server import protocol as p
@@ -86,6 +86,25 @@ class Herald:
         return await send(content, view=view, allowed_mentions=mentions)
 
 
+# What a race's thread needs of the bot in the race's channel, beyond View Channels.
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+THREAD_ARCHIVE_MINUTES = 1440  # a quiet day hides the thread: longer than any race
+
+
+class ThreadPost:
+    """Posts in a race's thread (Send Messages in Threads, checked when it was opened):
+    the start's mention, which also adds the racers to the thread, and the result."""
+
+    def __init__(self, thread: Any) -> None:
+        self.thread = thread
+
+    async def __call__(self, content: str, view: Any) -> Any:
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        if view is None:
+            return await self.thread.send(content, allowed_mentions=mentions)
+        return await self.thread.send(content, view=view, allowed_mentions=mentions)
+
+
 def share_line(info: p.RaceInfo, mine: p.Ranked, locale: str) -> str:
     """A racer's result, spoiler-free (no card): race, deal code, place, time or counts."""
     if mine.finished and mine.time_ms is not None:
@@ -123,9 +142,15 @@ class RaceMessages(Boards):
 
     @answering
     async def create_race(
-        self, interaction: Interaction, /, deal: str | None = None, **settings: Any
+        self,
+        interaction: Interaction,
+        /,
+        deal: str | None = None,
+        thread: bool = False,
+        **settings: Any,
     ) -> None:
-        """/solitaire race: open a race in this channel; the reply is the race message."""
+        """/solitaire race: open a race in this channel; the reply is the race message
+        (with a thread of its own on it when ``thread`` is asked)."""
         if interaction.guild_id is None or interaction.channel is None:
             locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
             await send(interaction, text(locale, "no_guild"))
@@ -139,9 +164,11 @@ class RaceMessages(Boards):
                 )
                 return
             settings["seed"] = seed
-        await self.open_race(interaction, settings)
+        await self.open_race(interaction, settings, thread=thread)
 
-    async def open_race(self, interaction: Interaction, settings: dict[str, Any]) -> None:
+    async def open_race(
+        self, interaction: Interaction, settings: dict[str, Any], *, thread: bool = False
+    ) -> None:
         """Create a race with ``settings``; the interaction's public response becomes the
         race message (a command's reply, or a new message under a Rematch press)."""
         locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
@@ -159,10 +186,37 @@ class RaceMessages(Boards):
             content=render_race(state, locale),
             view=race_view(state.race, state.state, locale, state.start_mode),
         )
+        if thread:  # before the desk has the message: nothing is posted there until then
+            await self._open_thread(interaction, state, sent, locale)
         self.desk.attach(info["race"], editable(interaction.channel, sent), locale)
         if info.get("your_game") is not None:
             self.desk.racer(info["race"], actor.user_id, racing=True)
         self.desk.herald(info["race"], Herald(interaction))
+
+    async def _open_thread(
+        self, interaction: Interaction, state: RaceState, sent: Any, locale: str
+    ) -> None:
+        """Open the race's own thread on its message, where its start's mention and its
+        result go. Without the permissions for it (or when Discord refuses), the race
+        runs on without one and its creator is told why in one private line."""
+        own = locale_of(interaction.locale)
+        allowed = interaction.app_permissions
+        missing = [name for name in THREAD_PERMISSIONS if not getattr(allowed, name)]
+        if missing:
+            names = f" {text(own, 'and')} ".join(text(own, f"perm_{name}") for name in missing)
+            await send(interaction, text(own, "thread_missing", permissions=names))
+            return
+        variant = variant_name(locale, state.info.settings.variant)
+        name = text(locale, "race_thread_name", race=state.race, variant=variant)[:100]
+        starter = editable(interaction.channel, sent).channel_message or sent
+        try:
+            made = await starter.create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.HTTPException as err:
+            await send(interaction, text(own, "thread_failed", reason=err.text or err.status))
+            return
+        self.desk.thread(state.race, ThreadPost(made))
 
     async def _message_context(self, interaction: Interaction, locale: str) -> dict[str, Any]:
         """The guild and ``context`` of a race whose message is this deferred interaction's

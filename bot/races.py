@@ -25,6 +25,8 @@ from bot.i18n import text, variant_name
 from bot.render import CONTENT_LIMIT, discord_length, format_time
 from server import protocol as p
 
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
 # A line of standings: the server's place for it (None while the server has not
 # placed the player yet, such as one who just joined a running race), and the standing.
 Placed = tuple[int | None, p.Standing]
@@ -239,14 +241,32 @@ def _settings_line(settings: p.RaceSettings, locale: str) -> str:
     return line
 
 
+def result_line(race: RaceState, locale: str) -> str:
+    """The end in one line, for the race's thread: the first three places (with their
+    times when they won) and the deal code; nothing of the cards."""
+    info = race.info
+    podium = []
+    for line in (info.ranking or [])[:3]:
+        place = f"{MEDALS.get(line.rank, f'{line.rank}.')} {plain_name(line.name)}"
+        if line.finished and line.time_ms is not None:
+            place += f" {format_time(line.time_ms)}"
+        podium.append(place)
+    return text(
+        locale,
+        "race_result",
+        race=info.race,
+        podium=" · ".join(podium) or text(locale, "race_nobody"),
+        code=engine.deal_code(int(info.seed or 0)),
+    )
+
+
 def _standing_lines(standings: list[Placed], locale: str) -> list[str]:
-    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     lines = []
     for place, standing in standings[:25]:
         line = text(
             locale,
             "standing_line",
-            rank="–" if place is None else f"{medals.get(place, '')}{place}",
+            rank="–" if place is None else f"{MEDALS.get(place, '')}{place}",
             name=plain_name(standing.name),
             foundation=standing.foundation,
             moves=standing.moves,

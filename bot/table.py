@@ -16,7 +16,7 @@ import asyncio
 from typing import Any
 
 from bot.answers import Interaction, answering, send
-from bot.boards import Prefs, typed_text
+from bot.boards import typed_text
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
@@ -119,13 +119,9 @@ class Table(RaceMessages, Standings):
     async def options(
         self, interaction: Interaction, one_tap: bool | None, auto_home: bool | None
     ) -> None:
-        """/solitaire options: my board options (kept while the bot runs)."""
+        """/solitaire options: my board options (kept across restarts)."""
         actor = self.actor(interaction)
-        prefs = self.prefs.setdefault(actor.user_id, Prefs())
-        if one_tap is not None:
-            prefs.one_tap = one_tap
-        if auto_home is not None:
-            prefs.auto_home = auto_home
+        prefs = self.set_prefs(actor.user_id, one_tap, auto_home)
         words = {True: text(actor.locale, "on"), False: text(actor.locale, "off")}
         line = text(
             actor.locale,

@@ -171,6 +171,15 @@ class TestCompose:
         assert set(volumes) <= set(COMPOSE["volumes"])
         assert "/var/lib/postgresql/data" in volumes.values()
 
+    def test_the_bot_keeps_its_state_folder_in_a_named_volume(self) -> None:
+        bot = SERVICES["bot"]
+        folder = bot["environment"]["SOLITAIRE_BOT_STATE"]
+        volumes = {mount.split(":")[0]: mount.split(":")[1] for mount in bot["volumes"]}
+        assert set(volumes) <= set(COMPOSE["volumes"]) and folder in volumes.values()
+        # The image makes the folder its user's, so a new volume mounted there is writable.
+        dockerfile = (ROOT / "Dockerfile").read_text()
+        assert f"install --directory --owner solitaire {folder}" in dockerfile
+
     def test_servers_and_bot_run_from_one_image(self) -> None:
         assert ["bot", *SERVERS] == OUR_SERVICES
         bot = SERVICES["bot"]

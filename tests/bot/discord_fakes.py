@@ -6,7 +6,8 @@ whose messages can be edited) and keep every message with its buttons, so tests
 can read what a user would see and press buttons the way discord.py dispatches
 them: the item is rebuilt from its custom id alone (as after a bot restart).
 Every message and every edit is held to Discord's limits (tests/bot/discord_rules.py),
-so a board Discord would refuse fails the test that draws it.
+so a board Discord would refuse fails the test that draws it; a thread is made only as
+Discord would make one (``FakeMessage.create_thread``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import asyncio
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -39,6 +41,29 @@ class FakeMessage:
     id: int = field(default_factory=lambda: next(_ids))
     edits: int = 0
     allowed_mentions: discord.AllowedMentions | None = None
+    channel: FakeChannel | None = field(default=None, repr=False)  # where it was posted
+    thread: FakeThread | None = None  # the thread started on it
+
+    async def create_thread(self, *, name: str, auto_archive_duration: int = 1440) -> FakeThread:
+        """Start a public thread on this message, by Discord's rules: the bot needs Create
+        Public Threads in the channel; the message is a channel's (not ephemeral, not in a
+        thread) and has no thread yet; a name of 1 to 100 characters; an archive time of
+        60, 1440, 4320 or 10080 minutes."""
+        channel = self.channel
+        assert channel is not None and not self.ephemeral, "only a channel message has threads"
+        if not channel.permissions.create_public_threads:
+            raise refusal(403, 50013, "Missing Permissions")
+        if isinstance(channel, FakeThread):
+            raise refusal(400, 50024, "Cannot execute action on this channel type")
+        if self.thread is not None:
+            raise refusal(400, 160004, "A thread has already been created for this message")
+        if not 1 <= len(name.strip()) <= 100 or len(name) > 100:
+            raise refusal(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        if auto_archive_duration not in (60, 1440, 4320, 10080):
+            raise refusal(400, 50035, "Invalid Form Body: auto_archive_duration")
+        # As on Discord, a thread started on a message has the message's id.
+        self.thread = FakeThread(id=self.id, parent=channel, name=name)
+        return self.thread
 
     async def edit(self, *, content: str | None = None, view: Any = ...) -> FakeMessage:
         check_message(content, self.view if view is ... else view)
@@ -88,12 +113,27 @@ class FakeMessage:
         }
 
 
+def refusal(status: int, code: int, message: str) -> discord.HTTPException:
+    """What discord.py raises when Discord answers ``status`` with its error ``code``."""
+    response = SimpleNamespace(status=status, reason=message)
+    kind = discord.Forbidden if status == 403 else discord.HTTPException
+    return kind(response, {"code": code, "message": message})  # type: ignore[arg-type]
+
+
+# The bot's permissions in a channel unless a test says otherwise: what it asks for.
+BOT_PERMISSIONS = discord.Permissions(view_channel=True)
+
+
 @dataclass
 class FakeChannel:
-    """A text channel: keeps the messages sent in it and edits them by id."""
+    """A text channel: keeps the messages sent in it and edits them by id; ``permissions``
+    are the bot's there (what Discord sends as an interaction's ``app_permissions``)."""
 
     id: int = field(default_factory=lambda: next(_ids))
     messages: dict[int, FakeMessage] = field(default_factory=dict)
+    permissions: discord.Permissions = field(
+        default_factory=lambda: discord.Permissions(BOT_PERMISSIONS.value)
+    )
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return self.messages[message_id]
@@ -107,9 +147,33 @@ class FakeChannel:
     ) -> FakeMessage:
         """A message the bot posts in the channel itself (needs Send Messages)."""
         check_message(content, view)
-        message = FakeMessage(content, view, allowed_mentions=allowed_mentions)
+        message = FakeMessage(content, view, allowed_mentions=allowed_mentions, channel=self)
         self.messages[message.id] = message
         return message
+
+
+@dataclass
+class FakeThread(FakeChannel):
+    """A public thread started on a message of ``parent``: the bot posts in it only with
+    Send Messages in Threads there."""
+
+    parent: FakeChannel | None = None
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        assert self.parent is not None
+        self.permissions = self.parent.permissions
+
+    async def send(
+        self,
+        content: str,
+        *,
+        view: Any = None,
+        allowed_mentions: discord.AllowedMentions | None = None,
+    ) -> FakeMessage:
+        if not self.permissions.send_messages_in_threads:
+            raise refusal(403, 50013, "Missing Permissions")
+        return await super().send(content, view=view, allowed_mentions=allowed_mentions)
 
 
 @dataclass
@@ -221,9 +285,14 @@ class FakeInteraction:
         self.calls: list[str] = []  # every call to Discord about this interaction, in order
         self.modal: discord.ui.Modal | None = None  # a form opened in answer
 
+    @property
+    def app_permissions(self) -> discord.Permissions:
+        """The bot's permissions in the interaction's channel."""
+        return self.channel.permissions
+
     def record(self, content: str, view: Any, ephemeral: bool) -> FakeMessage:
         check_message(content, view)
-        message = FakeMessage(content, view, ephemeral)
+        message = FakeMessage(content, view, ephemeral, channel=self.channel)
         self.sent.append(message)
         if not ephemeral:
             self.channel.messages[message.id] = message

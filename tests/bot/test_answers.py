@@ -44,6 +44,14 @@ async def test_a_command_used_in_a_dm_says_where_it_works() -> None:
     assert asked.sent[0].content == "Races need a server channel."
 
 
+async def test_race_from_an_old_command_list_in_a_dm_says_where_it_works() -> None:
+    """DMs are not offered race; a client whose list is older can still send it, and
+    discord.py finds no such command there."""
+    asked = interaction("de")
+    await ErrorHook().report(asked, app_commands.CommandNotFound("race", ["solitaire"]))
+    assert asked.sent[0].content == "Rennen gibt es nur in einem Server-Kanal."
+
+
 async def test_a_bug_is_logged_and_apologised_for_after_a_defer(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

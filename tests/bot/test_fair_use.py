@@ -3,18 +3,22 @@ commands synced to Discord only when they changed."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
+import pytest
 from discord_fakes import Bot, FakeInteraction, FakeUser, press
 
 import engine
 from bot.client import ArenaClient
-from bot.cog import GermanTranslator, SolitaireCog
-from bot.command_sync import command_payload, digest, state_dir, sync_when_changed
+from bot.cog import GermanTranslator, SolitaireCog, dm_commands, server_commands
+from bot.command_sync import CommandOffer, command_payload, digest
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
+from bot.state import state_dir
 from bot.table import Table
 
 
@@ -98,57 +102,149 @@ def _bot_tree() -> discord.app_commands.CommandTree[Any]:
     return SolitaireBot(client, RaceDesk(), state=Path("/nonexistent")).tree
 
 
-class TestCommandSync:
-    async def _tree(self) -> discord.app_commands.CommandTree[Any]:
-        tree = _bot_tree()
-        await tree.set_translator(GermanTranslator())
-        table = Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk())
-        tree.add_command(SolitaireCog(table).__cog_app_commands_group__)  # type: ignore[arg-type]
-        return tree
+class Syncs:
+    """Discord's side of syncing: the scopes synced, in order (None: the global commands);
+    ``refuse`` makes the next sync of that server fail as Discord's 403 would."""
 
-    async def test_commands_are_synced_once_then_only_when_they_change(
+    def __init__(self) -> None:
+        self.scopes: list[int | None] = []
+        self.refuse: set[int] = set()
+
+    async def __call__(self, guild: discord.abc.Snowflake | None) -> None:
+        if guild is not None and guild.id in self.refuse:
+            response = SimpleNamespace(status=403, reason="Forbidden")
+            raise discord.Forbidden(response, "Missing Access")  # type: ignore[arg-type]
+        self.scopes.append(None if guild is None else guild.id)
+
+
+async def _offer(folder: Path, syncs: Syncs, application: int = 42) -> CommandOffer:
+    """The commands as a (re)started bot offers them, on the state folder ``folder``."""
+    tree = _bot_tree()
+    await tree.set_translator(GermanTranslator())
+    table = Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk())
+    return CommandOffer(
+        tree,
+        folder,
+        application,
+        dms=dm_commands(table),
+        servers=server_commands(table),
+        sync=syncs,
+    )
+
+
+def _subcommands(payload: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    [group] = payload
+    assert group["name"] == "solitaire"
+    return {option["name"]: option for option in group["options"]}
+
+
+SERVER_A, SERVER_B, SERVER_C = (discord.Object(id=n) for n in (5001, 5002, 5003))
+
+
+class TestCommandSync:
+    async def test_dms_offer_every_command_but_race_and_only_in_dms(self, tmp_path: Path) -> None:
+        offer = await _offer(tmp_path, Syncs())
+        await offer.start()
+        [dm] = await command_payload(offer.tree)
+        commands = _subcommands([dm])
+        assert "race" not in commands and {"play", "daily", "move", "options"} <= set(commands)
+        assert dm["contexts"] == [1]  # BOT_DM alone: Discord shows it in no server
+        assert commands["play"]["name_localizations"] == {"de": "spielen"}
+
+    async def test_servers_offer_every_command_race_included(self, tmp_path: Path) -> None:
+        offer = await _offer(tmp_path, Syncs())
+        await offer.start()
+        await offer.join(SERVER_A)
+        commands = _subcommands(await command_payload(offer.tree, SERVER_A))
+        assert set(commands) == set(_subcommands(await command_payload(offer.tree))) | {"race"}
+        assert commands["race"]["name_localizations"] == {"de": "rennen"}
+        assert commands["race"]["description_localizations"]["de"]
+        assert await command_payload(offer.tree, SERVER_B) == []  # not joined: nothing there
+
+    async def test_race_is_found_in_a_server_and_not_in_a_dm(self, tmp_path: Path) -> None:
+        """How discord.py routes an interaction: a server's command carries its guild id,
+        a DM's does not (the tree's own lookup, as it dispatches)."""
+        offer = await _offer(tmp_path, Syncs())
+        await offer.start()
+        await offer.join(SERVER_A)
+        race = {"type": 1, "name": "race", "options": []}
+        in_server = {"name": "solitaire", "guild_id": str(SERVER_A.id), "options": [race]}
+        command, _ = offer.tree._get_app_command_options(in_server)  # type: ignore[arg-type]
+        assert command.qualified_name == "solitaire race"
+        with pytest.raises(discord.app_commands.CommandNotFound):
+            offer.tree._get_app_command_options({"name": "solitaire", "options": [race]})  # type: ignore[typeddict-item]
+        play = {"name": "solitaire", "options": [{"type": 1, "name": "play", "options": []}]}
+        command, _ = offer.tree._get_app_command_options(play)  # type: ignore[arg-type]
+        assert command.qualified_name == "solitaire play"
+
+    async def test_a_second_start_syncs_nothing_and_a_join_syncs_that_server_only(
         self, tmp_path: Path
     ) -> None:
-        syncs: list[int] = []
+        syncs = Syncs()
+        first = await _offer(tmp_path, syncs)
+        assert await first.start()
+        assert [await first.join(g) for g in (SERVER_A, SERVER_B)] == [True, True]
+        assert syncs.scopes == [None, SERVER_A.id, SERVER_B.id]
+        assert not await first.join(SERVER_A)  # on_ready again after a reconnect
 
-        async def sync() -> None:
-            syncs.append(1)
+        again = await _offer(tmp_path, syncs)  # a restart
+        assert not await again.start()
+        assert [await again.join(g) for g in (SERVER_A, SERVER_B)] == [False, False]
+        assert await again.join(SERVER_C)  # invited meanwhile
+        assert syncs.scopes == [None, SERVER_A.id, SERVER_B.id, SERVER_C.id]
 
-        tree = await self._tree()
-        assert await sync_when_changed(tree, tmp_path, 42, sync)
-        assert not await sync_when_changed(tree, tmp_path, 42, sync)
-        assert not await sync_when_changed(await self._tree(), tmp_path, 42, sync)  # a restart
-        assert len(syncs) == 1
-        assert await sync_when_changed(tree, tmp_path, 43, sync)  # another application
-        group = tree.get_commands()[0]
-        assert isinstance(group, discord.app_commands.Group)
-        group.get_command("stats").description = "Show my figures"  # type: ignore[union-attr]
-        assert await sync_when_changed(tree, tmp_path, 42, sync)
-        assert len(syncs) == 3
+        again.leave(SERVER_B)  # removed from a server: added back, it is synced anew
+        assert await command_payload(again.tree, SERVER_B) == []
+        assert await again.join(SERVER_B) and syncs.scopes[-1] == SERVER_B.id
 
-    async def test_the_hash_covers_the_translations(self) -> None:
-        tree = await self._tree()
-        payload = await command_payload(tree)
+    async def test_a_server_that_refuses_is_logged_and_tried_again(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        syncs = Syncs()
+        syncs.refuse.add(SERVER_A.id)
+        offer = await _offer(tmp_path, syncs)
+        await offer.start()
+        with caplog.at_level(logging.WARNING):
+            assert not await offer.join(SERVER_A)
+            assert await offer.join(SERVER_B)  # the others go on
+        assert f"cannot sync the commands of server {SERVER_A.id}" in caplog.text
+        syncs.refuse.clear()
+        assert await offer.join(SERVER_A)  # nothing was kept: the next start syncs it
+
+    async def test_commands_are_synced_again_when_they_change(self, tmp_path: Path) -> None:
+        syncs = Syncs()
+        offer = await _offer(tmp_path, syncs)
+        await offer.start()
+        await offer.join(SERVER_A)
+        other = await _offer(tmp_path, syncs, application=43)  # another application
+        assert await other.start() and await other.join(SERVER_A)
+        stats = offer.servers.get_command("stats")
+        assert stats is not None
+        stats.description = "Show my figures"
+        assert await offer.join(SERVER_A)
+        assert not await offer.start()  # the DM group is another copy: unchanged
+        assert syncs.scopes == [None, SERVER_A.id, None, SERVER_A.id, SERVER_A.id]
+
+    async def test_the_hash_covers_the_translations(self, tmp_path: Path) -> None:
+        offer = await _offer(tmp_path, Syncs())
+        await offer.start()
+        payload = await command_payload(offer.tree)
         assert any(
             "de" in (c.get("description_localizations") or {}) for c in payload[0]["options"]
         )
         plain = _bot_tree()
         table = Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk())
-        plain.add_command(SolitaireCog(table).__cog_app_commands_group__)  # type: ignore[arg-type]
+        plain.add_command(dm_commands(table))
         assert digest(await command_payload(plain)) != digest(payload)
 
     async def test_a_state_folder_that_cannot_be_written_still_syncs(self, tmp_path: Path) -> None:
         blocked = tmp_path / "file"
         blocked.write_text("not a folder")
-        syncs: list[int] = []
-
-        async def sync() -> None:
-            syncs.append(1)
-
-        tree = await self._tree()
-        assert await sync_when_changed(tree, blocked, 42, sync)
-        assert await sync_when_changed(tree, blocked, 42, sync)
-        assert len(syncs) == 2
+        syncs = Syncs()
+        offer = await _offer(blocked, syncs)
+        assert await offer.start() and await offer.start()
+        assert await offer.join(SERVER_A) and await offer.join(SERVER_A)
+        assert syncs.scopes == [None, None, SERVER_A.id, SERVER_A.id]
 
     def test_the_state_folder_is_a_setting(self, tmp_path: Path) -> None:
         assert state_dir({"SOLITAIRE_BOT_STATE": str(tmp_path)}) == tmp_path

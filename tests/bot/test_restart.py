@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,8 @@ from discord.app_commands import Choice
 from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, press, until
 
 import engine
+from bot.app import OPTIONS_FILE, SolitaireBot
+from bot.boards import Prefs
 from bot.client import Actor, ArenaClient
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
@@ -146,3 +151,66 @@ class TestRaceMessages:
         await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
         assert await restarted.reattach_races([1], lambda channel_id: None) == 0
         assert restarted.desk.races == {}
+
+
+class TestBoardOptions:
+    """Board options live in the bot's state folder: a new bot app on the same folder
+    (a restart) has them; a damaged file gives the defaults and one warning."""
+
+    @staticmethod
+    def app(folder: Path) -> SolitaireBot:
+        client = ArenaClient("ws://127.0.0.1:9/", SERVICE_TOKEN)  # never connected
+        return SolitaireBot(client, RaceDesk(), state=folder)
+
+    @staticmethod
+    async def options(bot: SolitaireBot, user: FakeUser, **chosen: bool) -> str:
+        interaction = FakeInteraction(None, user)
+        await SolitaireCog.options.callback(SolitaireCog(bot.table), interaction, **chosen)  # type: ignore[arg-type]
+        [line] = interaction.sent
+        return line.content
+
+    async def test_options_are_kept_across_a_restart(self, tmp_path: Path) -> None:
+        first = self.app(tmp_path)
+        await self.options(first, FRANK, one_tap=True)
+        await self.options(first, ERIKA, auto_home=True)
+        await self.options(first, ERIKA, one_tap=True)
+        await first.close()
+
+        again = self.app(tmp_path)
+        assert again.table.prefs_of(FRANK.id) == Prefs(one_tap=True, auto_home=False)
+        assert again.table.prefs_of(ERIKA.id) == Prefs(one_tap=True, auto_home=True)
+        assert "fits on · safe cards go home by themselves off" in await self.options(again, FRANK)
+        await self.options(again, FRANK, one_tap=False)  # back to the defaults: left out
+        await again.close()
+        assert json.loads((tmp_path / OPTIONS_FILE).read_text()) == {
+            str(ERIKA.id): {"one_tap": True, "auto_home": True}
+        }
+        assert [p.name for p in tmp_path.iterdir()] == [OPTIONS_FILE]  # no temporary left
+
+    @pytest.mark.parametrize(
+        "damage", [b"{not json", b'{"801": {"one_tap": "yes"}}', b"[1, 2]", b"\xff\xfe"]
+    )
+    async def test_a_damaged_file_gives_the_defaults_and_one_warning(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: bytes
+    ) -> None:
+        (tmp_path / OPTIONS_FILE).write_bytes(damage)
+        with caplog.at_level(logging.WARNING):
+            bot = self.app(tmp_path)
+        assert bot.table.prefs == {} and bot.table.prefs_of(ERIKA.id) == Prefs()
+        [warning] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert "damaged" in warning.getMessage() and "defaults" in warning.getMessage()
+        await self.options(bot, ERIKA, auto_home=True)  # and the file is whole again
+        await bot.close()
+        assert json.loads((tmp_path / OPTIONS_FILE).read_text())[str(ERIKA.id)]["auto_home"]
+
+    async def test_a_folder_that_cannot_be_written_keeps_options_in_memory(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        blocked = tmp_path / "file"
+        blocked.write_text("not a folder")
+        bot = self.app(blocked)
+        with caplog.at_level(logging.WARNING):
+            line = await self.options(bot, FRANK, one_tap=True)
+        assert "fits on" in line and bot.table.prefs_of(FRANK.id).one_tap
+        assert "cannot be kept" in caplog.text
+        await bot.close()

@@ -1,0 +1,163 @@
+"""A race's own thread (``/solitaire race thread:True``), against a real server.
+
+With Create Public Threads and Send Messages in Threads in the channel, the bot starts
+a thread on the race message; the start's mention and the result line go there, and
+the race message stays the standings. Without them the race opens as usual and its
+creator is told, in one private line, which permission is missing. The fakes make
+threads only as Discord would (tests/bot/discord_fakes.py).
+"""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from bot_setup import MakeClient
+from discord.app_commands import Choice
+from discord_fakes import (
+    Bot,
+    FakeChannel,
+    FakeInteraction,
+    FakeMessage,
+    FakeThread,
+    FakeUser,
+    press,
+    until,
+)
+
+import engine
+from bot.client import Actor
+from bot.cog import SolitaireCog
+
+ALICE = FakeUser(601, "Alice")
+BERND = FakeUser(602, "Bernd", locale="de")
+KLONDIKE = Choice(name="Klondike", value="klondike")
+THREADS = discord.Permissions(
+    view_channel=True, create_public_threads=True, send_messages_in_threads=True
+)
+
+
+async def open_race(
+    bot: Bot, channel: FakeChannel, *, thread: bool, user: FakeUser = ALICE
+) -> FakeInteraction:
+    opening = FakeInteraction(bot.fake, user, channel=channel)
+    await SolitaireCog.race.callback(  # type: ignore[arg-type]
+        bot.cog, opening, variant=KLONDIKE, countdown=0, deal=engine.deal_code(7), thread=thread
+    )
+    return opening
+
+
+async def race_to_the_end(
+    bot: Bot, channel: FakeChannel, lobby: FakeMessage, make_client: MakeClient
+) -> None:
+    """Bernd joins by the button, Alice starts, both resign (through the server)."""
+    await press(bot.fake, BERND, lobby, "Join", channel=channel)
+    await press(bot.fake, ALICE, lobby, "Start", channel=channel)
+    await until(lambda: bot.desk.mentions == 1, "the start's mention")
+    other = await make_client()
+    [race] = bot.desk.races
+    for user in (ALICE, BERND):
+        actor = Actor(user.id, user.name)
+        info = (await other.request("get_race", actor, race=race))["race"]
+        await other.request("resign", actor, game=info["your_game"])
+    await until(lambda: "Race over." in lobby.content, "the end")
+
+
+async def test_the_start_and_the_result_go_into_the_races_thread(
+    bot: Bot, make_client: MakeClient
+) -> None:
+    channel = FakeChannel(permissions=THREADS)
+    opening = await open_race(bot, channel, thread=True)
+    [lobby] = opening.sent  # no line for the creator: all went well
+    thread = lobby.thread
+    assert isinstance(thread, FakeThread) and thread.parent is channel
+    assert thread.id == lobby.id and thread.name == "Race #1: Klondike · draw 1"
+
+    await race_to_the_end(bot, channel, lobby, make_client)
+    await until(lambda: len(thread.messages) == 2, "the result in the thread")
+    mention, result = thread.messages.values()
+    assert f"<@{ALICE.id}>" in mention.content and f"<@{BERND.id}>" in mention.content
+    assert mention.labels() == ["Open my board"] and mention.allowed_mentions is not None
+    assert mention.allowed_mentions.users and not mention.allowed_mentions.everyone
+    assert result.content.startswith("🏁 Race #1 is over: 🥇") and "deal **7**" in result.content
+    assert "Alice" in result.content and "Bernd" in result.content
+    assert result.view is None
+    # The channel itself has the race message alone, which ends as it always did.
+    assert [m for m in channel.messages.values() if not m.ephemeral] == [lobby]
+    assert "Deal **7**" in lobby.content and "Alice" in lobby.content
+
+
+@pytest.mark.parametrize(
+    ("granted", "missing"),
+    [
+        (discord.Permissions(view_channel=True), "Create Public Threads and Send Messages"),
+        (discord.Permissions(view_channel=True, create_public_threads=True), "Send Messages in"),
+        (discord.Permissions(view_channel=True, send_messages_in_threads=True), "Create Public"),
+    ],
+)
+async def test_without_the_permissions_the_race_opens_and_the_creator_is_told(
+    bot: Bot, make_client: MakeClient, granted: discord.Permissions, missing: str
+) -> None:
+    channel = FakeChannel(permissions=granted)
+    opening = await open_race(bot, channel, thread=True)
+    lobby, line = opening.sent
+    assert not lobby.ephemeral and "Alice" in lobby.content and lobby.thread is None
+    assert line.ephemeral and line.content.startswith(
+        "The race is open, but without a thread: the bot lacks "
+    )
+    assert missing in line.content
+    # The race runs as without a thread: the mention comes in the channel.
+    await race_to_the_end(bot, channel, lobby, make_client)
+    assert any("🏁 Race #1 is on" in m.content for m in channel.messages.values())
+
+
+async def test_the_line_is_in_the_creators_language(bot: Bot) -> None:
+    opening = await open_race(bot, FakeChannel(), thread=True, user=BERND)
+    _, line = opening.sent
+    assert line.content == (
+        "Das Rennen ist offen, aber ohne Thread: dem Bot fehlt hier Öffentliche Threads"
+        " erstellen und Nachrichten in Threads senden."
+    )
+
+
+async def test_no_thread_unless_asked(bot: Bot) -> None:
+    channel = FakeChannel(permissions=THREADS)
+    opening = await open_race(bot, channel, thread=False)
+    [lobby] = opening.sent
+    assert lobby.thread is None
+
+
+async def test_a_race_opened_inside_a_thread_says_discord_refused(bot: Bot) -> None:
+    """Discord makes no thread inside a thread: the race runs there, and the creator
+    reads Discord's reason."""
+    parent = FakeChannel(permissions=THREADS)
+    starter = await parent.send("a message with a thread")
+    inside = await starter.create_thread(name="talk")
+    opening = await open_race(bot, inside, thread=True)
+    lobby, line = opening.sent
+    assert lobby.thread is None and "Alice" in lobby.content
+    assert line.ephemeral and line.content == (
+        "The race is open, but Discord did not make its thread: "
+        "Cannot execute action on this channel type"
+    )
+
+
+async def test_the_fakes_make_threads_as_discord_does() -> None:
+    channel = FakeChannel(permissions=THREADS)
+    message = await channel.send("race")
+    with pytest.raises(discord.HTTPException, match="name must be 1-100"):
+        await message.create_thread(name="x" * 101)
+    with pytest.raises(discord.HTTPException, match="name must be 1-100"):
+        await message.create_thread(name="  ")
+    with pytest.raises(discord.HTTPException, match="auto_archive_duration"):
+        await message.create_thread(name="race", auto_archive_duration=120)
+    made = await message.create_thread(name="x" * 100)
+    with pytest.raises(discord.HTTPException, match="already been created"):
+        await message.create_thread(name="again")
+    await made.send("hello")
+    quiet = FakeChannel(permissions=discord.Permissions(view_channel=True))
+    with pytest.raises(discord.Forbidden):
+        await (await quiet.send("race")).create_thread(name="race")
+    no_posts = FakeChannel(permissions=discord.Permissions(create_public_threads=True))
+    thread = await (await no_posts.send("race")).create_thread(name="race")
+    with pytest.raises(discord.Forbidden):
+        await thread.send("hello")
