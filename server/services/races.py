@@ -183,22 +183,26 @@ class RaceService:
     async def current_room(self, race_id: int) -> RaceRoom:
         """The race's room, without an await when it is here and current (every move).
 
-        A mirror's copy follows the owner's events, which come a moment after the fact:
-        it runs its copy's countdown and time limit by the clock itself, and rereads a
-        race it still has in the lobby, so a player who moves as the race starts is not
-        told it has not.
+        A player who moves as the race starts is never told it has not: the owner starts
+        a race whose countdown ran out before its clock task got to it (a busy moment);
+        a mirror's copy follows the owner's events, which come a moment after the fact,
+        so it runs its copy's countdown and time limit by the clock itself, and rereads
+        a race it still has in the lobby.
         """
         room = self.rooms.get(race_id)
         if room is None or room.stale:
             room = await self.room(race_id)
-        if not room.owned:
-            now = self.clock()
-            deadline = room.race.deadline()
-            if deadline is not None and deadline <= now:
-                room.race.tick(now)  # the owner's events say the same a moment later
-            if room.race.state is RaceState.LOBBY:
-                room.stale = True
-                room = await self.room(race_id)
+        now = self.clock()
+        deadline = room.race.deadline()
+        if room.owned:
+            if room.race.state is RaceState.COUNTDOWN and deadline is not None and deadline <= now:
+                await self._tick(room)
+            return room
+        if deadline is not None and deadline <= now:
+            room.race.tick(now)  # the owner's events say the same a moment later
+        if room.race.state is RaceState.LOBBY:
+            room.stale = True
+            room = await self.room(race_id)
         return room
 
     async def resume_open_races(self) -> int:

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 
 import asyncpg
 import pytest
+from hand_clock import Clock, services_on
 
 import engine
 from engine.solver import solve
@@ -21,28 +22,14 @@ from server import protocol as p
 from server.core.calendar import closes_at_ms, day_of, day_start_ms
 from server.core.identity import Principal
 from server.core.race import commitment
-from server.ops.config import ServerConfig
-from server.ops.metrics import Metrics
 from server.protocol.errors import DailyError, GameError, NotFoundError
 from server.services.daily import Dailies, SolverBudget, choose_deal, daily_seed, prove_winnable
-from server.services.wiring import Services, build_services
-from server.store.commit import GroupCommitter
+from server.services.wiring import Services
 from server.store.daily import DailyStore
-from server.store.storage import Storage
 
 DAY = date(2026, 3, 14)
 LIMIT_MS = 3_600_000
 QUICK = SolverBudget(max_nodes=50_000, max_seconds=30.0, max_candidates=10)
-
-
-class Clock:
-    """Server time a test sets by hand."""
-
-    def __init__(self, ms: int) -> None:
-        self.ms = ms
-
-    def __call__(self) -> int:
-        return self.ms
 
 
 @pytest.fixture
@@ -54,12 +41,7 @@ def clock() -> Clock:
 async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Services]:
     """The server's services over ``database_url`` (migrated): one server process, started
     and stopped."""
-    async with asyncpg.create_pool(database_url, min_size=1, max_size=6) as pool:
-        metrics = Metrics()
-        committer = GroupCommitter(pool, metrics, 100)
-        task = asyncio.create_task(committer.run())
-        config = ServerConfig(daily_prepare_ahead=False)
-        services = build_services(Storage(pool), committer, metrics, config, clock)
+    async with services_on(database_url, clock) as services:
         # the quick variants, with a budget that proves their deals in well under a second
         services.dailies = Dailies(
             DailyStore(services.storage),
@@ -69,12 +51,7 @@ async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Ser
             budget=QUICK,
             variants=("klondike-3", "yukon"),
         )
-        try:
-            yield services
-        finally:
-            committer.close()
-            await task
-            await services.close()
+        yield services
 
 
 @pytest.fixture
