@@ -451,6 +451,10 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "This deal is still being played; its replay opens later.",
         "Dieses Spiel läuft noch; die Wiederholung gibt es später.",
     ),
+    "attempt_not_over": (
+        "Finish your own ranked attempt at this daily first.",
+        "Beende zuerst deinen eigenen gewerteten Versuch an diesem Tagesspiel.",
+    ),
     "race_not_finished": ("That race is not finished yet.", "Dieses Rennen ist noch nicht vorbei."),
     "time_up": ("The time for this game is up.", "Die Zeit für dieses Spiel ist um."),
     "conflict": (

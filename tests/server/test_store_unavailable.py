@@ -35,6 +35,7 @@ CALLS: dict[tuple[type, str], tuple[Any, ...]] = {
     (BoardStore, "race"): (1,),
     (BoardStore, "race_results"): (1,),
     (BoardStore, "replay_game"): (1,),
+    (BoardStore, "ranked_attempt"): (1, "klondike", DAY),
     (BoardStore, "actions"): (1,),
     (ListingStore, "games_in_play"): (1, NOON, 10),
     (ListingStore, "open_races"): ("g1", {"channel": "1"}, 10),
