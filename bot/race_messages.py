@@ -176,7 +176,7 @@ class RaceMessages(Boards):
         actor = self.actor(interaction)
         # The deferred ("thinking") response becomes the race message: its id goes into the
         # race's context, so the bot finds the message again after a restart.
-        settings.update(await self._message_context(interaction, locale))
+        settings.update(await self._message_context(interaction, locale, thread=thread))
         reply = await self.client.request("create_race", actor, **settings)
         info = reply["race"]
         self.desk.on_race(info)
@@ -218,17 +218,21 @@ class RaceMessages(Boards):
             return
         self.desk.thread(state.race, ThreadPost(made))
 
-    async def _message_context(self, interaction: Interaction, locale: str) -> dict[str, Any]:
+    async def _message_context(
+        self, interaction: Interaction, locale: str, *, thread: bool = False
+    ) -> dict[str, Any]:
         """The guild and ``context`` of a race whose message is this deferred interaction's
-        response: stored with the race, so the bot finds the message after a restart."""
+        response: stored with the race, so the bot finds the message after a restart
+        (and its thread, which has the message's id, when one was asked for)."""
         original = await interaction.original_response()
-        fields: dict[str, Any] = {
-            "context": {
-                "channel_id": str(interaction.channel.id),
-                "message_id": str(original.id),
-                "locale": locale,
-            }
+        context: dict[str, Any] = {
+            "channel_id": str(interaction.channel.id),
+            "message_id": str(original.id),
+            "locale": locale,
         }
+        if thread:
+            context["thread"] = True
+        fields: dict[str, Any] = {"context": context}
         if interaction.guild_id is not None:
             fields["guild_id"] = str(interaction.guild_id)
         return fields
@@ -256,6 +260,9 @@ class RaceMessages(Boards):
                 message = channel.get_partial_message(int(context["message_id"]))
                 locale = locale_of(context.get("locale"))
                 self.desk.attach(race["race"], RaceMessageHandle(message, None), locale)
+                thread = context.get("thread") and channel.get_thread(int(context["message_id"]))
+                if thread:  # Discord gives a thread started on a message the message's id
+                    self.desk.thread(race["race"], ThreadPost(thread))
                 attached += 1
         return attached
 
@@ -293,7 +300,9 @@ class RaceMessages(Boards):
         actor = self.actor(interaction)
         # This press's response becomes the rematch's message if it opens the rematch:
         # its id goes to the server, never the old race's (a press joining it is ignored).
-        where = await self._message_context(interaction, locale)
+        # A race that asked for a thread has a rematch with one.
+        threaded = bool((info["settings"].get("context") or {}).get("thread"))
+        where = await self._message_context(interaction, locale, thread=threaded)
         reply = await self.client.request("rematch", actor, race=race, **where)
         new = reply["race"]
         self.desk.on_race(new)
@@ -308,6 +317,8 @@ class RaceMessages(Boards):
                 content=render_race(state, locale),
                 view=race_view(state.race, state.state, locale, state.start_mode),
             )
+            if threaded:
+                await self._open_thread(interaction, state, sent, locale)
             self.desk.attach(new["race"], editable(interaction.channel, sent), locale)
             self.desk.herald(new["race"], Herald(interaction))
         self.desk.racer(new["race"], actor.user_id, racing=True)

@@ -77,3 +77,17 @@ async def bot(arena: ArenaServer) -> AsyncIterator[Bot]:
     with contextlib.suppress(asyncio.CancelledError):
         await runner
     await client.close()
+
+
+@pytest.fixture
+async def restarted(arena: ArenaServer) -> AsyncIterator[Table]:
+    """A second bot on the same server, started with nothing in memory."""
+    desk = RaceDesk(interval=0.05)
+    client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
+    await client.start(timeout=10)
+    runner = asyncio.create_task(desk.run())
+    yield Table(client, desk, cooldown=scripted_cooldown())
+    runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await runner
+    await client.close()

@@ -138,6 +138,11 @@ class FakeChannel:
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return self.messages[message_id]
 
+    def get_thread(self, thread_id: int) -> FakeThread | None:
+        """A thread started on a message here (it has the message's id), as the cache has it."""
+        message = self.messages.get(thread_id)
+        return None if message is None else message.thread
+
     async def send(
         self,
         content: str,

@@ -27,6 +27,7 @@ from discord_fakes import (
 import engine
 from bot.client import Actor
 from bot.cog import SolitaireCog
+from bot.table import Table
 
 ALICE = FakeUser(601, "Alice")
 BERND = FakeUser(602, "Bernd", locale="de")
@@ -161,3 +162,41 @@ async def test_the_fakes_make_threads_as_discord_does() -> None:
     thread = await (await no_posts.send("race")).create_thread(name="race")
     with pytest.raises(discord.Forbidden):
         await thread.send("hello")
+
+
+async def test_a_rematch_of_a_race_with_a_thread_has_its_own(
+    bot: Bot, make_client: MakeClient
+) -> None:
+    channel = FakeChannel(permissions=THREADS)
+    lobby = (await open_race(bot, channel, thread=True)).sent[0]
+    await race_to_the_end(bot, channel, lobby, make_client)
+    pressed = await press(bot.fake, ALICE, lobby, "Rematch", channel=channel)
+    [second] = pressed.sent  # no line for the presser: the thread was made
+    assert second is not lobby and isinstance(second.thread, FakeThread)
+    assert second.thread.name == "Race #2: Klondike · draw 1"
+    await press(bot.fake, BERND, second, "Join", channel=channel)
+    await press(bot.fake, ALICE, second, "Start", channel=channel)
+    await until(lambda: len(second.thread.messages) == 1, "the rematch's start in its thread")
+    [mention] = second.thread.messages.values()
+    assert "🏁 Race #2 is on" in mention.content and f"<@{BERND.id}>" in mention.content
+
+
+async def test_a_restarted_bot_posts_the_result_in_the_races_thread(
+    bot: Bot, restarted: Table, make_client: MakeClient
+) -> None:
+    channel = FakeChannel(permissions=THREADS)
+    lobby = (await open_race(bot, channel, thread=True)).sent[0]
+    thread = lobby.thread
+    assert thread is not None
+    await bot.table.client.close()  # the old bot is gone
+
+    assert await restarted.reattach_races([1], {channel.id: channel}.get) == 1
+    other = await make_client()
+    [race] = restarted.desk.races
+    alice, bernd = Actor(ALICE.id, "Alice"), Actor(BERND.id, "Bernd")
+    joined = await other.request("join_race", bernd, race=race)
+    started = await other.request("start_race", alice, race=race)
+    for actor, reply in ((alice, started), (bernd, joined)):
+        await other.request("resign", actor, game=reply["race"]["your_game"])
+    await until(lambda: any("is over" in m.content for m in thread.messages.values()), "result")
+    assert "Race over." in lobby.content
