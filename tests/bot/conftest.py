@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import warnings
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -64,30 +65,32 @@ async def make_client(arena: ArenaServer) -> AsyncIterator[MakeClient]:
         await client.close()
 
 
-@pytest.fixture
-async def bot(arena: ArenaServer) -> AsyncIterator[Bot]:
-    """The bot's table, commands and race desk on a real client of the real server."""
+@asynccontextmanager
+async def bot_table(arena: ArenaServer) -> AsyncIterator[Table]:
+    """A bot's table and race desk on a client of the real server, as bot/app.py builds
+    them, with nothing in memory; stopped after."""
     desk = RaceDesk(interval=0.05)
     client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
     await client.start(timeout=10)
     runner = asyncio.create_task(desk.run())
-    table = Table(client, desk, cooldown=scripted_cooldown())
-    yield Bot(table, SolitaireCog(table), FakeBot(table), desk)
-    runner.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await runner
-    await client.close()
+    try:
+        yield Table(client, desk, cooldown=scripted_cooldown())
+    finally:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+        await client.close()
+
+
+@pytest.fixture
+async def bot(arena: ArenaServer) -> AsyncIterator[Bot]:
+    """The bot's table, commands and race desk on a real client of the real server."""
+    async with bot_table(arena) as table:
+        yield Bot(table, SolitaireCog(table), FakeBot(table), table.desk)
 
 
 @pytest.fixture
 async def restarted(arena: ArenaServer) -> AsyncIterator[Table]:
     """A second bot on the same server, started with nothing in memory."""
-    desk = RaceDesk(interval=0.05)
-    client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
-    await client.start(timeout=10)
-    runner = asyncio.create_task(desk.run())
-    yield Table(client, desk, cooldown=scripted_cooldown())
-    runner.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await runner
-    await client.close()
+    async with bot_table(arena) as table:
+        yield table
