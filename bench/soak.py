@@ -256,6 +256,9 @@ async def run(args: argparse.Namespace, database_url: str) -> bool:
         flat("asyncio tasks", [s.tasks for s in samples], COUNT_GROWTH, COUNT_SLACK),
         flat("connections", [s.connections for s in samples], COUNT_GROWTH, COUNT_SLACK),
         flat("file descriptors", [s.fds for s in samples], COUNT_GROWTH, COUNT_SLACK),
+        # What the memory holds: games and races no player uses must leave it.
+        flat("games cached", [s.games for s in samples], COUNT_GROWTH, COUNT_SLACK),
+        flat("races held", [s.races for s in samples], COUNT_GROWTH, COUNT_SLACK),
     ]
     return all(verdicts)
 
