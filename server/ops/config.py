@@ -74,7 +74,7 @@ class ServerConfig:
     # Milliseconds an idle group commit waits for more writes to join the first
     # (server/store/commit.py): at a light, steady load fewer, larger transactions.
     # Every acknowledgement may wait this much longer; 0 commits each write at once.
-    commit_gather_ms: float = 4.0
+    commit_gather_ms: float = 8.0
     # Connections in the database pool.
     pool_size: int = 8
     # Seconds the group commit keeps trying a lost database (restarted, cut off) before

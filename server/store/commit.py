@@ -103,7 +103,7 @@ PIPELINE_WRITES = 16
 # process arrive one by one, and each would otherwise get a transaction of its own.
 # Every acknowledgement waits up to this much longer; the server's setting is
 # ``commit_gather_ms`` (docs/operations.md).
-GATHER_SECONDS = 0.004
+GATHER_SECONDS = 0.008
 
 # Which of a batch's rows are stored already, with the same content: asked only after
 # a commit was cut, to tell a batch that landed from one that did not.
