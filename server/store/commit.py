@@ -98,6 +98,13 @@ NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 # once and the commits overlap again.
 PIPELINE_WRITES = 16
 
+# An idle committer that is handed a write waits this long for others (or until
+# PIPELINE_WRITES wait) before it commits: at a steady, light load the writes of a
+# process arrive one by one, and each would otherwise get a transaction of its own.
+# Every acknowledgement waits up to this much longer; the server's setting is
+# ``commit_gather_ms`` (docs/operations.md).
+GATHER_SECONDS = 0.008
+
 # Which of a batch's rows are stored already, with the same content: asked only after
 # a commit was cut, to tell a batch that landed from one that did not.
 LANDED = """
@@ -221,8 +228,13 @@ class GroupCommitter:
         max_batch: int = 2000,
         in_flight: int = 1,
         retry_seconds: float = 5.0,
+        gather_seconds: float = GATHER_SECONDS,
     ) -> None:
         self._pool = pool
+        self._gather_seconds = gather_seconds
+        # While the committer gathers: the future that ends the gathering early, once
+        # PIPELINE_WRITES wait (``submit``).
+        self._gathering: asyncio.Future[None] | None = None
         self._metrics = metrics
         self._retry_seconds = retry_seconds
         # Since when (loop time) commits have failed for a lost database; None while
@@ -263,6 +275,8 @@ class GroupCommitter:
         write = Write(moves, events, statements, self._event_loop().create_future())
         self._queue.append(write)
         self._wake.set()
+        if self._gathering is not None and len(self._queue) >= PIPELINE_WRITES:
+            self._end_gathering()
         # No shield: a cancelled caller cancels only its own future, which the committer
         # skips; its rows stay in the batch (cheaper than a shield on every move).
         return write.done
@@ -299,6 +313,8 @@ class GroupCommitter:
                             return
                         self._wake.clear()
                         await self._idle()
+                        if self._queue and not self._committing and self._gather_seconds:
+                            await self._gather()
                         continue
                     if self._committing and len(self._queue) < PIPELINE_WRITES:
                         self._wake.clear()
@@ -331,6 +347,24 @@ class GroupCommitter:
         if not self._queue and not self._committing and notices.due(loop.time(), light=True):
             await self._send_waiting_notices()
 
+    async def _gather(self) -> None:
+        """Let more writes join the first one of an idle spell: wait ``gather_seconds``,
+        or until ``PIPELINE_WRITES`` wait (or the committer is closing)."""
+        if self._closing or len(self._queue) >= PIPELINE_WRITES:
+            return
+        loop = self._event_loop()
+        gathering = self._gathering = loop.create_future()
+        timer = loop.call_later(self._gather_seconds, self._end_gathering)
+        try:
+            await gathering
+        finally:
+            timer.cancel()
+            self._gathering = None
+
+    def _end_gathering(self) -> None:
+        if self._gathering is not None and not self._gathering.done():
+            self._gathering.set_result(None)
+
     async def _send_waiting_notices(self) -> None:
         """Send the notices of events already committed, in a statement of their own."""
         last = dict(self._notices.waiting)
@@ -362,6 +396,7 @@ class GroupCommitter:
         """Stop once every write already queued is committed (``run`` then returns)."""
         self._closing = True
         self._wake.set()
+        self._end_gathering()
 
     async def _commit(
         self,

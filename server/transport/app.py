@@ -94,6 +94,7 @@ class ArenaServer:
             self.config.max_commit_batch,
             self.config.commits_in_flight,
             self.config.store_retry_seconds,
+            self.config.commit_gather_ms / 1000,
         )
         services = self.services = build_services(
             storage, self.committer, self.metrics, self.config, self.clock, self.place
