@@ -173,7 +173,8 @@ class ArenaClient:
                 if self._task is not None and self._task.done():
                     raise self._fatal or FatalClientError("the connection loop stopped")
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._ready.wait(), 0.05)
+                    async with asyncio.timeout(0.05):
+                        await self._ready.wait()
 
     async def close(self) -> None:
         """Stop reconnecting and close the connection."""

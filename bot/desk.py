@@ -137,8 +137,11 @@ class RaceDesk:
                 await self._edit(race)
             wait = self.coalescer.next_due(self.clock())
             self._wake.clear()
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+            # cancel that comes as the event is set, and the loop would never stop.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
 
     async def _edit(self, race: int) -> None:
         entry = self.races.get(race)

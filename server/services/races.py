@@ -762,8 +762,11 @@ class RaceService:
                 continue
             wait = min([next_pass - loop.time(), *((d - now) / 1000 for d in upcoming)])
             self._deadlines_changed.clear()
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+            # cancel that comes as the event is set, and the clock would never stop.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._deadlines_changed.wait(), max(0.0, wait))
+                async with asyncio.timeout(max(0.0, wait)):
+                    await self._deadlines_changed.wait()
 
     def _quiet(self, room: RaceRoom, now: int) -> bool:
         """Whether nothing happened in the race for ``idle_race_seconds`` and nobody

@@ -342,8 +342,9 @@ class GroupCommitter:
         # Idle is a light load: wait only until the waiting notices are due (a
         # millisecond at least, so that a notice that is not due never spins the loop).
         wait = notices.gap(light=True) - (loop.time() - notices.sent_at)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), max(wait, 0.001))
+        with contextlib.suppress(TimeoutError):  # asyncio.timeout: see RaceService.run_clock
+            async with asyncio.timeout(max(wait, 0.001)):
+                await self._wake.wait()
         if not self._queue and not self._committing and notices.due(loop.time(), light=True):
             await self._send_waiting_notices()
 

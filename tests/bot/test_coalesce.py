@@ -138,3 +138,22 @@ class TestDesk:
             runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await runner
+
+    async def test_the_desk_stops_when_an_event_comes_as_it_is_cancelled(self) -> None:
+        """The bot's stop (and every test's teardown) cancels the desk: an event marked in
+        the same turn must not swallow the cancel and keep the desk running forever."""
+        clock = HeldClock(1000.0)  # held: a marked race stays not yet due
+        desk = RaceDesk(interval=0.05, clock=clock)
+        message = FakeMessage("")
+        race = running_race(4, 2)
+        desk.on_race(race_info(race))
+        desk.attach(4, message, "en")
+        runner = asyncio.create_task(desk.run())
+        await until(lambda: message.edits == 1, "the first edit")
+        desk.on_event(progress(race, 2, 1, 3))  # marked: the desk waits with a timeout
+        await asyncio.sleep(0.01)
+        desk.on_event(progress(race, 3, 2, 3))  # sets the wake event...
+        runner.cancel()  # ...in the same turn as the cancel
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(runner, 5)
+        assert runner.cancelled()
