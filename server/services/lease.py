@@ -56,6 +56,14 @@ class RaceLeases:
             return True
         return False
 
+    async def holder_for_new_race(self) -> str:
+        """The holder a new race's lease is stored under, with the race itself
+        (``Storage.create_race``): taken after the race's row, it could go to another
+        process's sweep for orphans in between, and both would act as the owner."""
+        if not self._alive:
+            await self.renew()  # a lease is good only while its holder's row is
+        return self.holder
+
     async def renew(self) -> set[int]:
         """Keep this process's leases good; the races it lost (taken over by others
         while its leases had run out)."""

@@ -386,9 +386,18 @@ class RaceService:
             ranked=message.seed is None and not message.solver_help,
         )
         salt = secrets.token_hex(16)
+        holder = await self.leases.holder_for_new_race()
         race_id = await self.storage.create_race(
-            who.player_id, settings, seed, salt, commitment(seed, salt), self.place, rematch_of
+            who.player_id,
+            settings,
+            seed,
+            salt,
+            commitment(seed, salt),
+            self.place,
+            rematch_of,
+            holder,
         )
+        self.leases.held.add(race_id)
         race = Race(
             race_id,
             who.player_id,
@@ -397,7 +406,6 @@ class RaceService:
             salt,
             progress_interval_ms=self.config.progress_interval_ms,
         )
-        await self.leases.claim(race_id)  # a new race: nobody else can hold it
         room = self.rooms.setdefault(race_id, RaceRoom(race))
         self.watch(room, subscriber)
         async with room.lock:

@@ -155,8 +155,13 @@ class Storage:
         commitment: str,
         place: Place = ALONE,
         rematch_of: int | None = None,
+        holder: str | None = None,
     ) -> int:
         """Store a new race in its lobby; returns its id, one whose home is ``place``.
+
+        With ``holder`` (a server process, server/store/leases.py) the race's lease is
+        stored in the same statement: no other process ever sees the race without an
+        owner, and no sweep for orphaned races takes it from its creator.
 
         The id is the first number the sequence hands out with ``id % count ==
         index`` (the subquery stops at it), so each race is served by the process
@@ -170,19 +175,25 @@ class Storage:
         """
         race_id = await self.pool.fetchval(
             """
-            insert into races (id, creator_id, variant, options, seed, salt, commitment,
-                max_players, start_mode, countdown_s, time_limit_s, allow_undo,
-                allow_hints, guild_id, context, require_winnable, solver_help, winnable, ranked,
-                rematch_of)
-            values (
-                (select id from (
-                    select nextval(pg_get_serial_sequence('races', 'id')) as id
-                    from generate_series(1, 1000)
-                ) as numbers where id % $18 = $19 limit 1),
-                $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
-                $15, $16, $17, $20, $21)
-            on conflict (rematch_of) where rematch_of is not null do nothing
-            returning id
+            with race as (
+                insert into races (id, creator_id, variant, options, seed, salt, commitment,
+                    max_players, start_mode, countdown_s, time_limit_s, allow_undo,
+                    allow_hints, guild_id, context, require_winnable, solver_help, winnable, ranked,
+                    rematch_of)
+                values (
+                    (select id from (
+                        select nextval(pg_get_serial_sequence('races', 'id')) as id
+                        from generate_series(1, 1000)
+                    ) as numbers where id % $18 = $19 limit 1),
+                    $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb,
+                    $15, $16, $17, $20, $21)
+                on conflict (rematch_of) where rematch_of is not null do nothing
+                returning id
+            ), lease as (
+                insert into race_leases (race_id, holder)
+                select id, $22 from race where $22::text is not null
+            )
+            select id from race
             """,
             creator_id,
             settings.variant,
@@ -205,6 +216,7 @@ class Storage:
             place.index,
             settings.ranked,
             rematch_of,
+            holder,
         )
         if race_id is None:
             assert rematch_of is not None  # only a rematch's insert can be refused

@@ -105,3 +105,20 @@ async def test_finished_races_leave_and_a_clean_stop_frees_every_lease(pool: asy
     # Freed: another process takes it at once, though it is not the race's home.
     assert await (await alive(pool, "next")).take_orphans(30, Place(1, 2)) == [running]
     assert await pool.fetchval("select count(*) from lease_holders") == 1
+
+
+async def test_a_new_race_is_held_by_its_creator_from_its_first_moment(pool: asyncpg.Pool) -> None:
+    """The race and its lease are one statement: a sweep for orphans that runs as the race
+    is created never finds it without an owner (two processes would both act as it)."""
+    storage = Storage(pool)
+    creator, sweeper = await alive(pool, "creator"), await alive(pool, "sweeper")
+    player = await storage.create_guest("Ann", "en")
+    race = await storage.create_race(
+        player.player_id, RaceSettings("klondike", {}), 8, "s", "c", ALONE, holder="creator"
+    )
+    assert await sweeper.take_orphans(LEASE, ALONE) == []
+    assert await sweeper.take(race) == "creator"
+    assert await creator.take(race) == "creator"
+    # Without a holder the race is an orphan at once, and the first sweep takes it.
+    orphan = await new_race(storage)
+    assert await sweeper.take_orphans(LEASE, ALONE) == [orphan]
