@@ -12,7 +12,10 @@ database and drives it from this process:
 2. Saturation: ``--saturation-players`` players moving as fast as their moves are
    acknowledged, for our moves per second at saturation.
 3. Echo: a bare websockets echo server, driven the same way, for its round trips per
-   second; the ratio of (2) to (3) is printed.
+   second; the ratio of (2) to (3) is printed. Before the rounds, the echo server is
+   also driven at one server process's steady pace (``--players`` ÷ ``--processes``
+   clients at ``--rate``): the steady phase's CPU per move is given in those "paced
+   echo" round trips too, the same work at the same pace.
 
 Phases 2 and 3 alternate ``--rounds`` times (both servers stay up, their clients
 connected), and the median of the rounds' ratios is the figure: the machine's speed
@@ -43,7 +46,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -333,14 +336,25 @@ async def seat_players(url: str, count: int, seed: int) -> list[Player]:
 
 async def paced(player: Player, rate: float, tally: Tally, stop: asyncio.Event) -> None:
     """Move ``rate`` times a second (random phase), until stopped."""
+    await at_pace(player.move, rate, player.rng.random(), tally, stop)
+
+
+async def at_pace(
+    act: Callable[[Tally], Awaitable[None]],
+    rate: float,
+    phase: float,
+    tally: Tally,
+    stop: asyncio.Event,
+) -> None:
+    """Do ``act`` ``rate`` times a second, the first after ``phase`` of an interval."""
     interval = 1.0 / rate
-    due = time.perf_counter() + player.rng.random() * interval
+    due = time.perf_counter() + phase * interval
     while not stop.is_set():
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
         due += interval
-        await player.move(tally)
+        await act(tally)
 
 
 async def flat_out(player: Player, tally: Tally, stop: asyncio.Event) -> None:
@@ -596,9 +610,10 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         )
         for player in players:
             await player.websocket.close()
+        echo_stats = ProcessStats(echo_pid)
+        paced_us = await paced_echo(echo_port, args, echo_stats)
 
         players = await seat_players(url, args.saturation_players, args.seed + 1)
-        echo_stats = ProcessStats(echo_pid)
         sockets = [
             await connect(f"ws://127.0.0.1:{echo_port}/", max_queue=None, ping_interval=None)
             for _ in range(args.saturation_players)
@@ -641,23 +656,64 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         f"({statistics.median(saturated_us):.0f} µs, median of the rounds)"
     )
     print(
+        "steady server CPU per ack in paced echo round trips (÷ the echo server's CPU per "
+        f"round trip at one server process's steady pace, {paced_us:.0f} µs): "
+        f"{steady_us / paced_us:.2f}"
+    )
+    print(
         "saturation ratio (our moves/s ÷ echo round trips/s): "
         f"median {statistics.median(ratios):.2f} of {len(ratios)} rounds ({each})"
     )
+
+
+async def paced_echo(port: int, args: argparse.Namespace, stats: ProcessStats) -> float:
+    """The echo server's CPU per round trip at the pace one race server process has in
+    the steady phase (``--players`` ÷ ``--processes`` clients at ``--rate``); printed.
+
+    A process's CPU per message rises steeply as its pace falls (cold caches and a
+    wake-up for nearly every message: on this machine the bare echo costs about four
+    times as much at 1,000 round trips a second as flat out), so the steady phase is
+    also given in units of the same work at the same pace.
+    """
+    clients = max(1, args.players // args.processes)
+    sockets = [
+        await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
+        for _ in range(clients)
+    ]
+    rng = random.Random(args.seed)
+    drivers: list[Driver] = [
+        partial(at_pace, partial(echo_once, w), args.rate, rng.random()) for w in sockets
+    ]
+    tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+    report(
+        f"paced echo: bare websockets echo server, {clients} clients, "
+        f"{args.rate} round trips/s each",
+        tally,
+        elapsed,
+        cpu,
+    )
+    for websocket in sockets:
+        await websocket.close()
+    return cpu / max(1, tally.acks) * 1e6
 
 
 ECHO_PAYLOAD = json.dumps({"type": "move", "id": 1, "game": 1, "text": "7>3", "move_id": "x"})
 
 
 async def echo(websocket: ClientConnection, tally: Tally, stop: asyncio.Event) -> None:
-    """Send a move-sized message and wait for it to come back, until stopped."""
+    """Echo round trips, each as soon as the last came back, until stopped."""
     while not stop.is_set():
-        started = time.perf_counter()
-        await websocket.send(ECHO_PAYLOAD)
-        await websocket.recv()
-        if tally.recording:
-            tally.acks += 1
-            tally.latencies.append(time.perf_counter() - started)
+        await echo_once(websocket, tally)
+
+
+async def echo_once(websocket: ClientConnection, tally: Tally) -> None:
+    """Send a move-sized message and wait for it to come back."""
+    started = time.perf_counter()
+    await websocket.send(ECHO_PAYLOAD)
+    await websocket.recv()
+    if tally.recording:
+        tally.acks += 1
+        tally.latencies.append(time.perf_counter() - started)
 
 
 @contextlib.asynccontextmanager
