@@ -86,7 +86,7 @@ async def test_nobody_renames_another_player(connect: Any) -> None:
     assert stats["name"] == "Dorothea"
     dora_again = {"user": "discord:42"}
     reply = await bot.error(
-        "move", "illegal_move", game=created["game"], text="1>2", act_as=dora_again
+        "move", "illegal_move", game=created["game"], text="1 1", act_as=dora_again
     )
     assert reply["message"] != reply["details"]["reason"]  # German message, English reason
 
