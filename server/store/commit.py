@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import secrets
 import time
 from collections.abc import Sequence
@@ -101,7 +102,9 @@ PIPELINE_WRITES = 16
 # An idle committer that is handed a write waits this long for others (or until
 # PIPELINE_WRITES wait) before it commits: at a steady, light load the writes of a
 # process arrive one by one, and each would otherwise get a transaction of its own.
-# Every acknowledgement waits up to this much longer; the server's setting is
+# Only when the write came within this long of the one before: a lone player's moves
+# (a practice game, a quiet server) are committed at once, as nothing would join them.
+# An acknowledgement under load waits up to this much longer; the server's setting is
 # ``commit_gather_ms`` (docs/operations.md).
 GATHER_SECONDS = 0.008
 
@@ -235,6 +238,10 @@ class GroupCommitter:
         # While the committer gathers: the future that ends the gathering early, once
         # PIPELINE_WRITES wait (``submit``).
         self._gathering: asyncio.Future[None] | None = None
+        # When the last write came (loop time), and whether it came within
+        # ``gather_seconds`` of the one before: only then is it worth gathering for.
+        self._last_write_at = -math.inf
+        self._writes_close = False
         self._metrics = metrics
         self._retry_seconds = retry_seconds
         # Since when (loop time) commits have failed for a lost database; None while
@@ -272,7 +279,11 @@ class GroupCommitter:
             ConflictError: a move row's key was taken by another connection.
             UnavailableError: the database failed; nothing of this write was kept.
         """
-        write = Write(moves, events, statements, self._event_loop().create_future())
+        loop = self._event_loop()
+        now = loop.time()
+        self._writes_close = now - self._last_write_at < self._gather_seconds
+        self._last_write_at = now
+        write = Write(moves, events, statements, loop.create_future())
         self._queue.append(write)
         self._wake.set()
         if self._gathering is not None and len(self._queue) >= PIPELINE_WRITES:
@@ -313,7 +324,7 @@ class GroupCommitter:
                             return
                         self._wake.clear()
                         await self._idle()
-                        if self._queue and not self._committing and self._gather_seconds:
+                        if self._queue and not self._committing and self._writes_close:
                             await self._gather()
                         continue
                     if self._committing and len(self._queue) < PIPELINE_WRITES:
