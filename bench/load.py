@@ -670,10 +670,11 @@ async def paced_echo(port: int, args: argparse.Namespace, stats: ProcessStats) -
     """The echo server's CPU per round trip at the pace one race server process has in
     the steady phase (``--players`` ÷ ``--processes`` clients at ``--rate``); printed.
 
-    A process's CPU per message rises steeply as its pace falls (cold caches and a
-    wake-up for nearly every message: on this machine the bare echo costs about four
-    times as much at 1,000 round trips a second as flat out), so the steady phase is
-    also given in units of the same work at the same pace.
+    A process's CPU per message rises steeply as its pace falls (a wake-up for nearly
+    every message, and websockets' Python layer most of it: bench/echo_pace.py; on this
+    machine the bare echo costs about three times as much at 1,000 round trips a second
+    as flat out), so the steady phase is also given in units of the same work at the
+    same pace.
     """
     clients = max(1, args.players // args.processes)
     sockets = [

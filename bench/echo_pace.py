@@ -1,0 +1,144 @@
+"""What a WebSocket message costs a server process at a given pace, with and without
+websockets' Python layer: three bare echo servers, each driven by the same clients.
+
+1. ``websockets``: the echo of bench/load.py (websockets' ``recv`` and ``send``).
+2. ``websockets recv``: websockets' ``recv``, the reply written to the transport as a
+   prebuilt frame, as the race server writes its replies and events
+   (server/transport/connection.py).
+3. ``protocol``: a minimal WebSocket on a plain asyncio ``Protocol`` (the handshake,
+   masked frames in, unmasked frames out; no fragments, pings or close handshake), the
+   least a server in Python can spend on a message.
+
+Each is driven by ``--clients`` connections, each sending a move-sized message
+``--rate`` times a second, and the echo process's CPU per round trip is printed. At the
+pace one race server process has in bench/load.py's steady phase (500 clients at 2 a
+second) the difference between (2) and (3) is what a leaner receive path than
+websockets' could save on every move.
+
+Usage: ``.venv/bin/python bench/echo_pace.py [--clients 500] [--rate 2] [--duration 10]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from functools import partial
+
+import load  # bench/load.py: the clients, the pacing and the process stats
+from websockets.asyncio.client import connect
+
+WEBSOCKETS_RECV = """
+import asyncio, struct, sys
+from websockets.asyncio.server import serve
+def framed(payload):
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    return struct.pack("!BBH", 0x81, 126, n) + payload
+async def echo(ws):
+    while True:
+        ws.transport.write(framed(await ws.recv(decode=False)))
+async def main():
+    async with serve(echo, "127.0.0.1", int(sys.argv[1]), max_queue=None, compression=None):
+        await asyncio.Future()
+import uvloop
+uvloop.run(main())
+"""
+
+PROTOCOL = """
+import asyncio, base64, hashlib, struct, sys
+from websockets.speedups import apply_mask
+GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+class Echo(asyncio.Protocol):
+    def connection_made(self, transport):
+        self.transport, self.buffer, self.open = transport, b"", False
+    def data_received(self, data):
+        buffer = self.buffer + data
+        if not self.open:
+            end = buffer.find(b"\\r\\n\\r\\n")
+            if end < 0:
+                self.buffer = buffer
+                return
+            lines = buffer[:end].decode().split("\\r\\n")
+            key = next(l.split(":", 1)[1].strip() for l in lines
+                       if l.lower().startswith("sec-websocket-key"))
+            accept = base64.b64encode(hashlib.sha1(key.encode() + GUID).digest()).decode()
+            self.transport.write(
+                b"HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\n"
+                b"Connection: Upgrade\\r\\nSec-WebSocket-Accept: "
+                + accept.encode() + b"\\r\\n\\r\\n")
+            self.open, buffer = True, buffer[end + 4:]
+        at = 0
+        while len(buffer) - at >= 6:
+            opcode, length, head = buffer[at] & 0x0F, buffer[at + 1] & 0x7F, 2
+            if length == 126:
+                length, head = struct.unpack_from("!H", buffer, at + 2)[0], 4
+            if len(buffer) - at < head + 4 + length:
+                break
+            mask = buffer[at + head:at + head + 4]
+            payload = apply_mask(buffer[at + head + 4:at + head + 4 + length], mask)
+            at += head + 4 + length
+            if opcode == 8:
+                self.transport.close()
+                return
+            if length < 126:
+                self.transport.write(bytes((0x81, length)) + payload)
+            else:
+                self.transport.write(struct.pack("!BBH", 0x81, 126, length) + payload)
+        self.buffer = buffer[at:]
+async def main():
+    await asyncio.get_running_loop().create_server(Echo, "127.0.0.1", int(sys.argv[1]))
+    await asyncio.Future()
+import uvloop
+uvloop.run(main())
+"""
+
+SERVERS = {
+    "websockets": load.ECHO_SERVER,
+    "websockets recv": WEBSOCKETS_RECV,
+    "protocol": PROTOCOL,
+}
+
+
+async def paced_cpu(source: str, args: argparse.Namespace) -> float:
+    """The echo server of ``source``'s CPU per round trip at the given pace (printed)."""
+    port = load.free_port()
+    with load.subprocess_running("echo-pace", [sys.executable, "-c", source, str(port)]) as pid:
+        await load.wait_for_port(port)
+        stats = load.ProcessStats(pid)
+        sockets = [
+            await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
+            for _ in range(args.clients)
+        ]
+        rng = random.Random(1)
+        drivers: list[load.Driver] = [
+            partial(load.at_pace, partial(load.echo_once, w), args.rate, rng.random())
+            for w in sockets
+        ]
+        tally, _, cpu = await load.measure(drivers, args.warmup, args.duration, stats)
+        for websocket in sockets:
+            await websocket.close()
+    return cpu / max(1, tally.acks) * 1e6
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=500)
+    parser.add_argument("--rate", type=float, default=2.0, help="messages per second per client")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--rounds", type=int, default=2, help="each server this many times")
+    args = parser.parse_args()
+    pace = args.clients * args.rate
+    print(f"{args.clients} clients, {args.rate} round trips/s each ({pace:,.0f} a second)")
+    for round_number in range(1, args.rounds + 1):
+        for name, source in SERVERS.items():
+            cost = await paced_cpu(source, args)
+            print(f"  round {round_number}, {name:<16}: {cost:6.1f} µs CPU per round trip")
+
+
+if __name__ == "__main__":
+    import uvloop
+
+    uvloop.run(main())
