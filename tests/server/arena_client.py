@@ -18,6 +18,12 @@ SERVICE_TOKEN = "test-service-token"
 Message = dict[str, Any]
 
 
+# Seconds to wait for the reply to a request that may wait for the solver (the replay of
+# a practice game comes with the solver's win): its budget and the grace for a solver pool
+# whose first worker starts on a loaded machine (server/services/solving.py).
+SOLVER_WAIT = 30.0
+
+
 class Client:
     """A test's WebSocket client: numbered requests, replies matched by id, events kept."""
 
@@ -41,19 +47,20 @@ class Client:
         """Send a frame as is."""
         await self.websocket.send(frame)
 
-    async def request(self, kind: str, **fields: Any) -> Message:
-        """Send a request and return its reply (an error reply included)."""
+    async def request(self, kind: str, *, wait: float = 10.0, **fields: Any) -> Message:
+        """Send a request and return its reply (an error reply included), waiting up to
+        ``wait`` seconds for each message."""
         self.next_id += 1
         request_id = self.next_id
         await self.websocket.send(json.dumps({"type": kind, "id": request_id, **fields}))
         while True:
-            message = await self.receive()
+            message = await self.receive(wait)
             if message["type"] != "event" and message.get("id") == request_id:
                 return message
 
-    async def ok(self, kind: str, **fields: Any) -> Message:
+    async def ok(self, kind: str, *, wait: float = 10.0, **fields: Any) -> Message:
         """A request that must succeed."""
-        reply = await self.request(kind, **fields)
+        reply = await self.request(kind, wait=wait, **fields)
         assert reply["type"] != "error", reply
         return reply
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
+from arena_client import SOLVER_WAIT
 
 import engine
 from server.core.race import commitment
@@ -130,7 +131,7 @@ async def test_a_practice_game_replays_once_it_is_over(connect: Any) -> None:
     game = (await ann.ok("practice", variant="klondike"))["game"]
     await ann.error("replay", "deal_live", game=game)
     await ann.ok("resign", game=game)
-    replay = await ann.ok("replay", game=game, step=0)
+    replay = await ann.ok("replay", game=game, step=0, wait=SOLVER_WAIT)
     assert replay["type"] == "game_record" and replay["actions"] == []
     assert replay["status"] == "resigned" and replay["view"]["counters"]["moves"] == 0
 
@@ -142,7 +143,7 @@ async def test_a_practice_replay_comes_with_the_solvers_win(
     game = (await ann.ok("practice", variant="klondike", seed=2))["game"]
     await ann.ok("move", game=game, text="d")
     await ann.ok("resign", game=game)
-    replay = await ann.ok("replay", game=game)
+    replay = await ann.ok("replay", game=game, wait=SOLVER_WAIT)
     assert replay["actions"] == ["d"] and replay["seed"] == "2"
     # The line is the solver's from the deal: the engine plays it to a win.
     won = engine.replay("klondike", 2, {}, replay["solution"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import asyncpg
+from arena_client import SOLVER_WAIT
 
 from engine import new_game
 from engine.solver import solve
@@ -28,7 +29,7 @@ async def test_a_won_record_is_kept_as_a_finished_practice_game(connect: Any) ->
     assert view["seed"] == 2 and "finished_at" in view
 
     # Kept as it came: the replay of the stored game is the record, and it is over.
-    record = await ann.ok("replay", game=reply["game"])
+    record = await ann.ok("replay", game=reply["game"], wait=SOLVER_WAIT)
     assert record["actions"] == actions and record["status"] == "won"
     await ann.error("move", "game_over", game=reply["game"], text="1>f")
     # Practice never reaches a board or the statistics.
@@ -46,7 +47,7 @@ async def test_a_given_up_record_is_kept_as_resigned(connect: Any) -> None:
     )
     assert reply["view"]["status"] == "resigned"
     assert reply["view"]["counters"]["moves"] == 2
-    assert (await ann.ok("replay", game=reply["game"]))["actions"] == ["d", "d"]
+    assert (await ann.ok("replay", game=reply["game"], wait=SOLVER_WAIT))["actions"] == ["d", "d"]
 
 
 async def test_a_bad_record_is_refused_whole_and_stores_nothing(

@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from arena_client import Connect
+from arena_client import SOLVER_WAIT, Connect
 from playwright.async_api import Browser
 from test_web_practice import VARIANTS, assert_same_board
 from web_browser import (
@@ -114,7 +114,7 @@ async def test_practice_offline_and_the_record_arrives_when_the_server_is_back(
         token = await page.evaluate("localStorage.getItem('solitaire.token')")
         connect: Connect = _connector(again)
         me = await connect(token=token)
-        record = await me.ok("replay", game=sent[0]["game"])
+        record = await me.ok("replay", game=sent[0]["game"], wait=SOLVER_WAIT)
         assert record["actions"] == actions and record["status"] == "won"
         assert record["variant"] == "yukon" and int(record["seed"]) == 2
         assert page.errors == []  # type: ignore[attr-defined]
