@@ -42,6 +42,7 @@ from server.transport import static
 from server.transport.connection import Connection
 from server.transport.fanout import Fanout
 from server.transport.handlers import routes
+from server.transport.inbox import ArenaConnection
 
 log = structlog.get_logger(__name__)
 T = TypeVar("T")
@@ -130,6 +131,7 @@ class ArenaServer:
             task.add_done_callback(_report_crash)
 
         async def handler(websocket: ServerConnection) -> None:
+            assert isinstance(websocket, ArenaConnection)  # ``create_connection`` below
             await Connection(websocket, services, routed, signer, self.config).run()
 
         self._server = await serve(
@@ -142,6 +144,7 @@ class ArenaServer:
             extensions=self._extensions,
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_timeout,
+            create_connection=ArenaConnection,
         )
         log.info(
             "serving",
@@ -165,7 +168,7 @@ class ArenaServer:
             protocol = ServerProtocol(
                 extensions=self._extensions, max_size=config.max_message_bytes
             )
-            return ServerConnection(
+            return ArenaConnection(
                 protocol,
                 server,
                 ping_interval=config.ping_interval,

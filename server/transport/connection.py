@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import structlog
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import broadcast
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
@@ -39,6 +39,7 @@ from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, IdentityError, ProtocolError, forbidden
 from server.services.wiring import Services
 from server.transport.handlers import Routes
+from server.transport.inbox import ArenaConnection
 
 IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
 SLOW_CLOSE = 4001  # close code: more than send_queue_bytes waited unread by the client
@@ -101,12 +102,12 @@ class IdleTimer:
         self._timer: asyncio.TimerHandle | None = None
         self._check()
 
-    async def recv(self, websocket: ServerConnection) -> str | bytes | None:
-        """The next frame, or None when none came within the limit."""
+    async def recv(self, websocket: ArenaConnection) -> str | bytes | None:
+        """The next message, or None when none came within the limit."""
         self._since = self._loop.time()
         self._waiting = True
         try:
-            return await websocket.recv()
+            return await websocket.next_message()
         except asyncio.CancelledError:
             assert self._task is not None
             if self._expired and self._task.uncancel() == 0:
@@ -156,7 +157,7 @@ class Connection:
 
     def __init__(
         self,
-        websocket: ServerConnection,
+        websocket: ArenaConnection,
         services: Services,
         routes: Routes,
         signer: TokenSigner,
@@ -299,7 +300,7 @@ class Connection:
         async def drain() -> None:
             with contextlib.suppress(ConnectionClosed):
                 while True:
-                    await self.websocket.recv()
+                    await self.websocket.next_message()
 
         self.state = ConnectionState.CLOSING
         self.log.info("closing", code=code, reason=reason)

@@ -1,0 +1,150 @@
+"""The lean receive path (server/transport/inbox.py) against a real server: messages cut
+anywhere and run together arrive whole and in order, with pings and fragmented messages
+among them; what websockets refuses is still refused with its close code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import struct
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+from websockets.client import ClientProtocol
+from websockets.frames import Close, Frame, Opcode
+from websockets.uri import parse_uri
+
+from server.transport.app import ArenaServer
+
+
+class HandClient:
+    """A WebSocket client whose bytes the test cuts and sends as it likes."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.protocol: ClientProtocol
+        self.frames: list[Frame] = []
+
+    @classmethod
+    async def open(cls, url: str) -> HandClient:
+        uri = parse_uri(url)
+        client = cls(*await asyncio.open_connection(uri.host, uri.port))
+        client.protocol = ClientProtocol(uri)
+        client.protocol.send_request(client.protocol.connect())
+        await client.send(client.outgoing())
+        while client.protocol.state.name == "CONNECTING":
+            await client.read()
+        assert client.protocol.state.name == "OPEN"
+        return client
+
+    def outgoing(self) -> bytes:
+        """What the client protocol has to send, as one piece (frames masked)."""
+        return b"".join(self.protocol.data_to_send())
+
+    async def send(self, data: bytes, piece: int | None = None) -> None:
+        """Send ``data``, in pieces of up to ``piece`` bytes (random sizes), each a write."""
+        rng = random.Random(len(data))
+        while data:
+            cut = len(data) if piece is None else rng.randint(1, piece)
+            self.writer.write(data[:cut])
+            await self.writer.drain()
+            data = data[cut:]
+
+    async def read(self) -> None:
+        data = await asyncio.wait_for(self.reader.read(65536), 10)
+        if data:
+            self.protocol.receive_data(data)
+        else:
+            self.protocol.receive_eof()
+        for event in self.protocol.events_received():
+            if isinstance(event, Frame):
+                self.frames.append(event)
+
+    async def replies(self, count: int) -> list[dict[str, Any]]:
+        """The first ``count`` text messages the server sent."""
+        while len(self.texts()) < count:
+            await self.read()
+        return self.texts()[:count]
+
+    def texts(self) -> list[dict[str, Any]]:
+        return [json.loads(f.data) for f in self.frames if f.opcode is Opcode.TEXT]
+
+    async def close_code(self) -> int:
+        """The code of the close frame the server sends."""
+        while True:
+            for frame in self.frames:
+                if frame.opcode is Opcode.CLOSE:
+                    return Close.parse(frame.data).code
+            await self.read()
+
+
+Open = Callable[[], Awaitable[HandClient]]
+
+
+@pytest.fixture
+async def hand_client(server: ArenaServer) -> AsyncIterator[Open]:
+    """Open hand-driven clients to the test server (closed after the test)."""
+    clients: list[HandClient] = []
+
+    async def open_client() -> HandClient:
+        clients.append(await HandClient.open(server.url))
+        return clients[-1]
+
+    yield open_client
+    for client in clients:
+        client.writer.close()
+        await client.writer.wait_closed()
+
+
+def request(request_id: int, kind: str = "my_games", **fields: Any) -> bytes:
+    return json.dumps({"type": kind, "id": request_id, **fields}).encode()
+
+
+async def test_messages_cut_anywhere_arrive_whole_and_in_order(hand_client: Open) -> None:
+    client = await hand_client()
+    protocol = client.protocol
+    protocol.send_text(request(1, "hello", protocol=1, name="Ann"))
+    for request_id in range(2, 40):
+        if request_id == 10:
+            protocol.send_ping(b"are you there")
+        if request_id == 20:  # one message in three fragments
+            whole = request(20)
+            protocol.send_text(whole[:5], fin=False)
+            protocol.send_continuation(whole[5:12], fin=False)
+            protocol.send_continuation(whole[12:], fin=True)
+            continue
+        protocol.send_text(request(request_id))
+    await client.send(client.outgoing(), piece=7)  # cut everywhere, a header included
+    replies = await client.replies(39)
+    assert [reply["id"] for reply in replies] == list(range(1, 40))
+    assert replies[0]["type"] == "welcome"
+    assert all(reply["type"] == "games" for reply in replies[1:])
+    assert any(f.opcode is Opcode.PONG and f.data == b"are you there" for f in client.frames)
+
+
+async def test_a_text_that_is_not_utf8_closes_with_1007(hand_client: Open) -> None:
+    client = await hand_client()
+    client.protocol.send_text(request(1, "hello", protocol=1))
+    client.protocol.send_text(b'{"type": "my_games", "id": 2, "x": "\xff"}')
+    await client.send(client.outgoing())
+    assert await client.close_code() == 1007
+
+
+async def test_an_unmasked_frame_closes_with_1002(hand_client: Open) -> None:
+    client = await hand_client()
+    payload = request(1, "hello", protocol=1)
+    await client.send(bytes((0x81, len(payload))) + payload)  # a client's frame must be masked
+    assert await client.close_code() == 1002
+
+
+async def test_a_frame_past_the_size_limit_closes_with_1009(
+    server: ArenaServer, hand_client: Open
+) -> None:
+    client = await hand_client()
+    size = server.config.max_message_bytes + 1
+    header = struct.pack("!BBH", 0x81, 0x80 | 126, size) + os.urandom(4)
+    await client.send(header + b"x" * 100)  # refused on its header, before its payload
+    assert await client.close_code() == 1009
