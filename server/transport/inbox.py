@@ -25,7 +25,11 @@ from collections import deque
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
-from websockets.speedups import apply_mask
+
+try:
+    from websockets.speedups import apply_mask  # compiled, in websockets' wheels
+except ImportError:  # pragma: no cover - a build of websockets without its C part
+    from websockets.utils import apply_mask
 
 TEXT_FRAME = 0x81  # FIN, no extension bits, opcode 1 (RFC 6455 5.2)
 MASKED = 0x80
