@@ -113,7 +113,11 @@ class ArenaConnection(ServerConnection):
 
     def data_received(self, data: bytes) -> None:
         if not self._lean or self.protocol.state is not State.OPEN:
-            super().data_received(data)  # the handshake, or a connection websockets fails
+            # The handshake, a connection websockets fails or a closing one: websockets'
+            # parser sees every byte from here on, the start of a frame cut short first.
+            if self._pending:
+                data, self._pending = self._pending + data, b""
+            super().data_received(data)
             return
         buffer = self._pending + data if self._pending else data
         at, size, limit = 0, len(buffer), self.protocol.max_message_size

@@ -13,10 +13,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
+import structlog.testing
 from websockets.client import ClientProtocol
 from websockets.frames import Close, Frame, Opcode
 from websockets.uri import parse_uri
 
+from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
 
 
@@ -148,3 +150,35 @@ async def test_a_frame_past_the_size_limit_closes_with_1009(
     header = struct.pack("!BBH", 0x81, 0x80 | 126, size) + os.urandom(4)
     await client.send(header + b"x" * 100)  # refused on its header, before its payload
     assert await client.close_code() == 1009
+
+
+async def test_a_frame_cut_short_as_the_server_closes_reaches_websockets_whole(
+    migrated_database_url: str,
+) -> None:
+    """The server closes an idle connection while the start of a client's frame waits
+    in the receive path: that start goes to websockets with the rest, so it reads the
+    client's closing frame after it and the close handshake ends cleanly."""
+    config = ServerConfig(port=0, idle_timeout=0.5, daily_prepare_ahead=False)
+    async with ArenaServer(config, migrated_database_url) as server:
+        with structlog.testing.capture_logs() as logs:
+            client = await HandClient.open(server.url)
+            client.protocol.send_text(request(1, "hello", protocol=1))
+            client.protocol.send_text(request(2))
+            welcome, second = client.outgoing(), b""
+            hello_size = 6 + len(request(1, "hello", protocol=1))  # header, mask, text
+            welcome, second = welcome[:hello_size], welcome[hello_size:]
+            await client.send(welcome)
+            assert (await client.replies(1))[0]["type"] == "welcome"
+            await client.send(second[:5])  # a frame's start; the rest comes after the close
+            assert await client.close_code() == 4000  # idle: the frame is not a message yet
+            await client.send(second[5:] + client.outgoing())  # the rest, then its close
+            while not client.reader.at_eof():
+                await client.read()
+            client.writer.close()
+            await client.writer.wait_closed()
+            for _ in range(100):
+                if any(line["event"] == "disconnected" for line in logs):
+                    break
+                await asyncio.sleep(0.02)
+    [closed] = [line for line in logs if line["event"] == "disconnected"]
+    assert closed["code"] == 4000  # the client's closing frame came back: a clean close
