@@ -94,6 +94,7 @@ class ArenaConnection(ServerConnection):
         self._fragments: list[bytes] | None = None  # a fragmented message under way
         self._text = True  # whether that message is text
         self._lean = True  # False once websockets' parser must see everything
+        self._opened = False  # whether data came since the handshake
 
     def _queue_limits(self) -> tuple[int, int]:
         high, low = self.max_queue_high, self.max_queue_low
@@ -112,6 +113,12 @@ class ArenaConnection(ServerConnection):
         return message
 
     def data_received(self, data: bytes) -> None:
+        if not self._opened and self.protocol.state is State.OPEN:
+            self._opened = True
+            if self.protocol.reader.buffer:
+                # The client sent frames before it had the handshake's answer, and
+                # websockets' parser holds the start of one: it goes on reading them all.
+                self._lean = False
         if not self._lean or self.protocol.state is not State.OPEN:
             # The handshake, a connection websockets fails or a closing one: websockets'
             # parser sees every byte from here on, the start of a frame cut short first.

@@ -182,3 +182,48 @@ async def test_a_frame_cut_short_as_the_server_closes_reaches_websockets_whole(
                 await asyncio.sleep(0.02)
     [closed] = [line for line in logs if line["event"] == "disconnected"]
     assert closed["code"] == 4000  # the client's closing frame came back: a clean close
+
+
+def masked_text(payload: bytes, mask: bytes | None = None) -> bytes:
+    """A client's text frame (RFC 6455 5.2), masked, for a payload under 126 bytes."""
+    mask = mask or os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes((0x81, 0x80 | len(payload))) + mask + body
+
+
+def tail_like_a_frame(payload: bytes, tail: int) -> bytes:
+    """A frame of ``payload`` whose last ``tail`` bytes read as a whole short text frame
+    of their own: a receive path that took them for the start of a frame would take a
+    message that was never sent."""
+    rng = random.Random(5)
+    while True:
+        frame = masked_text(payload, bytes(rng.randrange(256) for _ in range(4)))
+        end = frame[-tail:]
+        length = end[1] & 0x7F
+        if end[0] == 0x81 and end[1] & 0x80 and 6 + length <= tail:
+            fake = bytes(b ^ end[2 + i % 4] for i, b in enumerate(end[6 : 6 + length]))
+            try:
+                fake.decode()
+            except UnicodeDecodeError:
+                continue
+            return frame
+
+
+async def test_frames_sent_with_the_handshake_are_read_in_order(server: ArenaServer) -> None:
+    """A client that sends frames before the handshake's answer (with its request, the
+    last one cut short): websockets reads what it started, and everything after."""
+    uri = parse_uri(server.url)
+    reader, writer = await asyncio.open_connection(uri.host, uri.port)
+    client = HandClient(reader, writer)
+    client.protocol = ClientProtocol(uri)
+    client.protocol.send_request(client.protocol.connect())
+    frames = masked_text(request(1, "hello", protocol=1)) + tail_like_a_frame(request(2), 10)
+    cut = len(frames) - 10
+    await client.send(client.outgoing() + frames[:cut])
+    while client.protocol.state.name == "CONNECTING":
+        await client.read()
+    await client.send(frames[cut:] + masked_text(request(3)))
+    replies = await client.replies(3)
+    assert [(r["id"], r["type"]) for r in replies] == [(1, "welcome"), (2, "games"), (3, "games")]
+    writer.close()
+    await writer.wait_closed()
