@@ -21,12 +21,9 @@ Usage: ``.venv/bin/python bench/echo_pace.py [--clients 500] [--rate 2] [--durat
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-from functools import partial
 
 import load  # bench/load.py: the clients, the pacing and the process stats
-from websockets.asyncio.client import connect
 
 WEBSOCKETS_RECV = """
 import asyncio, struct, sys
@@ -107,18 +104,7 @@ async def paced_cpu(source: str, args: argparse.Namespace) -> float:
     with load.subprocess_running("echo-pace", [sys.executable, "-c", source, str(port)]) as pid:
         await load.wait_for_port(port)
         stats = load.ProcessStats(pid)
-        sockets = [
-            await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
-            for _ in range(args.clients)
-        ]
-        rng = random.Random(1)
-        drivers: list[load.Driver] = [
-            partial(load.at_pace, partial(load.echo_once, w), args.rate, rng.random())
-            for w in sockets
-        ]
-        tally, _, cpu = await load.measure(drivers, args.warmup, args.duration, stats)
-        for websocket in sockets:
-            await websocket.close()
+        tally, _, cpu = await load.echo_at_pace(port, args.clients, args, stats)
     return cpu / max(1, tally.acks) * 1e6
 
 
@@ -129,6 +115,7 @@ async def main() -> None:
     parser.add_argument("--duration", type=float, default=10.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     parser.add_argument("--rounds", type=int, default=2, help="each server this many times")
+    parser.add_argument("--seed", type=int, default=1, help="the clients' phases")
     args = parser.parse_args()
     pace = args.clients * args.rate
     print(f"{args.clients} clients, {args.rate} round trips/s each ({pace:,.0f} a second)")

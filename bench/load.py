@@ -677,6 +677,22 @@ async def paced_echo(port: int, args: argparse.Namespace, stats: ProcessStats) -
     same pace.
     """
     clients = max(1, args.players // args.processes)
+    tally, elapsed, cpu = await echo_at_pace(port, clients, args, stats)
+    report(
+        f"paced echo: bare websockets echo server, {clients} clients, "
+        f"{args.rate} round trips/s each",
+        tally,
+        elapsed,
+        cpu,
+    )
+    return cpu / max(1, tally.acks) * 1e6
+
+
+async def echo_at_pace(
+    port: int, clients: int, args: argparse.Namespace, stats: ProcessStats
+) -> tuple[Tally, float, float]:
+    """Drive the echo server on ``port`` with ``clients`` connections, each sending a
+    move-sized message ``args.rate`` times a second; ``measure``'s tally, s and cpu s."""
     sockets = [
         await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
         for _ in range(clients)
@@ -685,17 +701,11 @@ async def paced_echo(port: int, args: argparse.Namespace, stats: ProcessStats) -
     drivers: list[Driver] = [
         partial(at_pace, partial(echo_once, w), args.rate, rng.random()) for w in sockets
     ]
-    tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
-    report(
-        f"paced echo: bare websockets echo server, {clients} clients, "
-        f"{args.rate} round trips/s each",
-        tally,
-        elapsed,
-        cpu,
-    )
-    for websocket in sockets:
-        await websocket.close()
-    return cpu / max(1, tally.acks) * 1e6
+    try:
+        return await measure(drivers, args.warmup, args.duration, stats)
+    finally:
+        for websocket in sockets:
+            await websocket.close()
 
 
 ECHO_PAYLOAD = json.dumps({"type": "move", "id": 1, "game": 1, "text": "7>3", "move_id": "x"})
