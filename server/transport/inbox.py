@@ -14,16 +14,22 @@ before, and whose data messages land in the same inbox, in order.
 websockets' parser is only ever given whole frames, so it is always at the start of
 one when a frame reaches it; once it fails the connection (an unmasked or oversized
 frame), everything after goes to it.
+
+The keepalive ping goes only to a client that has sent nothing for a whole
+``ping_interval``: a message is proof enough that the client is there, and a racer
+sends several a second, so a live race pays for no pings and pongs at all.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import struct
 from collections import deque
 
 from websockets.asyncio.server import ServerConnection
-from websockets.frames import Frame, Opcode
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import State
 
 try:
@@ -51,9 +57,11 @@ class Inbox:
         self._low = low
         self._paused = False
         self.closed = False
+        self.received = 0  # messages so far: the keepalive's sign of life
 
     def put(self, message: str | bytes) -> None:
         self._messages.append(message)
+        self.received += 1
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
         if not self._paused and len(self._messages) > self._high:
@@ -111,6 +119,31 @@ class ArenaConnection(ServerConnection):
             await asyncio.shield(self.connection_lost_waiter)
             raise self.protocol.close_exc
         return message
+
+    async def keepalive(self) -> None:
+        """Ping the client after a ``ping_interval`` in which it sent no message; no pong
+        within ``ping_timeout`` fails the connection with 1011, as websockets' own
+        keepalive does (which pings every connection every interval)."""
+        assert self.ping_interval is not None
+        seen = self.inbox.received
+        with contextlib.suppress(ConnectionClosed):  # the close ends the keepalive too
+            while True:
+                await asyncio.sleep(self.ping_interval)
+                if self.inbox.received == seen:
+                    await self._ping_answered()
+                seen = self.inbox.received
+
+    async def _ping_answered(self) -> None:
+        """Ping, and fail the connection (1011) if no pong comes within ``ping_timeout``."""
+        pong = await self.ping()
+        if self.ping_timeout is None:
+            return
+        try:
+            async with asyncio.timeout(self.ping_timeout):
+                await pong
+        except TimeoutError:
+            async with self.send_context():
+                self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
 
     def data_received(self, data: bytes) -> None:
         if not self._opened and self.protocol.state is State.OPEN:
