@@ -75,4 +75,5 @@ class HandClient:
 
 
 def request(request_id: int, kind: str = "my_games", **fields: Any) -> bytes:
+    """A request's text (by default ``my_games``, which any player may ask)."""
     return json.dumps({"type": kind, "id": request_id, **fields}).encode()
