@@ -213,8 +213,12 @@ class Dailies:
 
     def _prepared(self, key: tuple[str, date], done: asyncio.Future[DailyDeal]) -> None:
         self._preparing.pop(key, None)
-        if not done.cancelled() and done.exception() is not None:
-            log.error("daily_deal_failed", variant=key[0], error=repr(done.exception()))
+        if done.cancelled() or done.exception() is None:
+            return
+        if self.solver.closed:  # the server is stopping; the next start prepares it again
+            log.info("daily_deal_left_at_stop", variant=key[0], day=key[1].isoformat())
+            return
+        log.error("daily_deal_failed", variant=key[0], error=repr(done.exception()))
 
     async def _prepare(self, variant: str, day: date) -> DailyDeal:
         secret = await self.store.secret()

@@ -39,9 +39,17 @@ class SolverPool:
     def __init__(self, workers: int = 1) -> None:
         self.workers = max(1, workers)
         self._executor: ProcessPoolExecutor | None = None
+        self.closed = False  # the server is stopping: no new workers, no new searches
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """``function(*args)`` in a worker process; the event loop keeps serving."""
+        """``function(*args)`` in a worker process; the event loop keeps serving.
+
+        Raises:
+            BrokenProcessPool: the pool was closed (the server is stopping), or a worker
+                died; every caller takes it as "no answer".
+        """
+        if self.closed:
+            raise BrokenProcessPool("the solver pool is closed: the server is stopping")
         loop = asyncio.get_running_loop()
         # The pool starts multiprocessing's resource tracker when it is made, and spawns
         # its workers as tasks come: both inside (server/services/lifeline.py).
@@ -63,8 +71,10 @@ class SolverPool:
         worker to finish, but can leave the executor's thread and a worker waiting on each
         other when the interpreter exits (CPython gh-83386; seen here as a server process
         that took until its front killed it to exit after Ctrl-C), so the workers are also
-        terminated, which Python 3.14's ``terminate_workers()`` does.
+        terminated, which Python 3.14's ``terminate_workers()`` does. A search asked
+        after this fails at once instead of spawning a new pool.
         """
+        self.closed = True
         if self._executor is not None:
             workers = list(self._executor._processes.values())
             self._executor.shutdown(wait=False, cancel_futures=True)

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 
 import asyncpg
 import pytest
+import structlog.testing
 from hand_clock import Clock, services_on
 
 import engine
@@ -409,6 +410,24 @@ class TestDealChoice:
             assert fresh.commitment != before.deal.commitment  # a new salt, same deal
             other = await second.dailies.deal("yukon", past - timedelta(days=1))
             assert str(other.seed) != before.deal.seed
+
+    async def test_a_deal_left_unprepared_by_a_stop_is_no_error_and_is_prepared_later(
+        self, migrated_database_url: str, clock: Clock
+    ):
+        async with running_services(migrated_database_url, clock) as stopping:
+            with structlog.testing.capture_logs() as logs:
+                with pytest.raises(DailyError):
+                    await stopping.dailies.deal("yukon", DAY, wait=0.0)  # preparing on
+                stopping.solver.close()  # as the server's stop does
+                for _ in range(200):
+                    if any(line["event"] == "daily_deal_left_at_stop" for line in logs):
+                        break
+                    await asyncio.sleep(0.05)
+            assert [line["event"] for line in logs if line["log_level"] == "error"] == []
+            assert any(line["event"] == "daily_deal_left_at_stop" for line in logs)
+        async with running_services(migrated_database_url, clock) as started:
+            deal = await started.dailies.deal("yukon", DAY)
+            assert deal.variant == "yukon" and deal.day == DAY
 
     async def test_tomorrows_deals_are_ready_before_tomorrow(
         self, services: Services, clock: Clock

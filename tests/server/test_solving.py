@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 from solver_cases import LOST_LINE, LOST_SEED
@@ -26,6 +27,15 @@ async def pool() -> AsyncIterator[SolverPool]:
     solver = SolverPool(1)
     yield solver
     solver.close()
+
+
+async def test_a_closed_pool_takes_no_more_searches() -> None:
+    """Once the server's stop closed it, a search fails at once (every caller takes that
+    as "no answer") instead of spawning a new pool."""
+    pool = SolverPool(1)
+    pool.close()
+    with pytest.raises(BrokenProcessPool):
+        await pool.run(prove_deal, "yukon", {}, 1, BUDGET)
 
 
 async def test_a_deal_is_proven_in_a_worker_process(pool: SolverPool) -> None:
