@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncpg
@@ -37,10 +37,12 @@ def races_held(port: int, process: int = 0) -> float:
     raise AssertionError("no solitaire_races_held gauge")
 
 
-async def until(check: Callable[[], bool], seconds: float = 20.0) -> None:
-    """Wait until ``check()`` holds (polled), or fail."""
+async def until(check: Callable[[], bool | Awaitable[bool]], seconds: float = 20.0) -> None:
+    """Wait until ``check()`` holds (polled), or fail. A check that blocks (an HTTP
+    request) runs in a thread; one that returns an awaitable (a query) is awaited."""
     for _ in range(int(seconds / 0.1)):
-        if await asyncio.to_thread(check):
+        held = await asyncio.to_thread(check)
+        if held if isinstance(held, bool) else await held:
             return
         await asyncio.sleep(0.1)
     raise AssertionError("never happened")
@@ -57,14 +59,10 @@ async def lease_holder(database_url: str, race: int) -> str | None:
         await connection.close()
 
 
-async def until_parked(database_url: str, race: int, seconds: float = 20.0) -> None:
-    """Wait until the race's lease is parked: the server stores it just after the race
-    leaves its memory (one statement later), so a test that saw it leave may look first."""
-    for _ in range(int(seconds / 0.1)):
-        if await lease_holder(database_url, race) == PARKED:
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"race {race} was never parked")
+async def parked(database_url: str, race: int) -> bool:
+    """Whether the race's lease is parked. The server stores the park just after the race
+    leaves its memory (one statement later), so a test that saw it leave waits for this."""
+    return await lease_holder(database_url, race) == PARKED
 
 
 async def start_alone(client: Client) -> tuple[int, int]:
@@ -94,7 +92,7 @@ async def test_an_abandoned_race_leaves_memory_and_its_player_goes_on(
         await ann.close()
 
         await until(lambda: races_held(port) == 0)
-        await until_parked(migrated_database_url, race)
+        await until(lambda: parked(migrated_database_url, race))
         # Renewals take over orphaned races; a parked one is nobody's to take unasked.
         await asyncio.sleep(2.0)
         assert races_held(port) == 0
@@ -146,7 +144,7 @@ async def test_a_parked_race_is_taken_by_the_process_its_player_comes_back_to(
         await ann.close()
         await bob.close()
         await until(lambda: races_held(port, 0) == 0 and races_held(port, 1) == 0)
-        await until_parked(migrated_database_url, race)
+        await until(lambda: parked(migrated_database_url, race))
 
         # Bob comes back through process 1 and moves: that process takes the race, and
         # a watcher through process 0 sees his count.
