@@ -173,10 +173,7 @@ class ArenaConnection(ServerConnection):
                     break
                 length, head = struct.unpack_from("!Q", buffer, at + 2)[0], 10
             if not second & MASKED or (limit is not None and length > limit):
-                # websockets fails the connection on this frame's header (1002, 1009).
-                self._lean = False
-                super().data_received(buffer[at:])
-                self._pending = b""
+                self._hand_over(buffer[at:])  # it fails this frame's header (1002, 1009)
                 return
             end = at + head + 4 + length
             if end > size:
@@ -190,9 +187,7 @@ class ArenaConnection(ServerConnection):
                 try:
                     self.inbox.put(payload.decode())
                 except UnicodeDecodeError:
-                    self._lean = False  # websockets fails it (1007), and sees the rest
-                    super().data_received(buffer[at:])
-                    self._pending = b""
+                    self._hand_over(buffer[at:])  # it fails this text (1007)
                     return
             else:
                 super().data_received(buffer[at:end])
@@ -201,6 +196,13 @@ class ArenaConnection(ServerConnection):
                     return
             at = end
         self._pending = buffer[at:]
+
+    def _hand_over(self, rest: bytes) -> None:
+        """Give websockets' parser ``rest`` (from the start of a frame it must refuse) and
+        every byte after: it fails the connection with the frame's close code."""
+        self._lean = False
+        self._pending = b""
+        super().data_received(rest)
 
     def process_event(self, event: object) -> None:
         if not isinstance(event, Frame) or event.opcode not in (
