@@ -36,9 +36,16 @@ DETOUR = ["d"] * 25  # through the stock and back: the same table, 25 moves more
 async def win(page: Page, connect: Connect, server: ArenaServer, detour: list[str]) -> int:
     """Open deal 2 anew, play ``detour`` and the solver's line up to the finish from
     another connection, then finish in the page; the moves of the win."""
+    before = await page.evaluate("localStorage.getItem('solitaire.practice')")
     await page.goto(page_url(server.url, f"#deal=klondike:{SEED}"))
+    # The deal comes by a hash change in the same page, so the game before it stays on
+    # the board (with 0 moves, it may be) until the server's new game is stored.
+    await page.wait_for_function(
+        "before => localStorage.getItem('solitaire.practice') !== before", arg=before
+    )
     await board_ready(page, moves=0)
     kept = json.loads(await page.evaluate("localStorage.getItem('solitaire.practice')"))
+    assert kept["variant"] == "klondike"
     token = await page.evaluate("localStorage.getItem('solitaire.token')")
     other = await connect(token=token)
     game = new_game("klondike", SEED)
