@@ -22,12 +22,14 @@ class HandClient:
         self.frames: list[Frame] = []
 
     @classmethod
-    async def open(cls, url: str) -> HandClient:
+    async def open(cls, url: str, early: bytes = b"") -> HandClient:
+        """A client through the handshake; ``early`` is sent with its request, before the
+        server's answer (frames a hurried client sends at once)."""
         uri = parse_uri(url)
         client = cls(*await asyncio.open_connection(uri.host, uri.port))
         client.protocol = ClientProtocol(uri)
         client.protocol.send_request(client.protocol.connect())
-        await client.send(client.outgoing())
+        await client.send(client.outgoing() + early)
         while client.protocol.state.name == "CONNECTING":
             await client.read()
         assert client.protocol.state.name == "OPEN"

@@ -13,9 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 import structlog.testing
 from hand_client import HandClient, request
-from websockets.client import ClientProtocol
 from websockets.frames import Opcode
-from websockets.uri import parse_uri
 
 from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
@@ -145,18 +143,11 @@ def tail_like_a_frame(payload: bytes, tail: int) -> bytes:
 async def test_frames_sent_with_the_handshake_are_read_in_order(server: ArenaServer) -> None:
     """A client that sends frames before the handshake's answer (with its request, the
     last one cut short): websockets reads what it started, and everything after."""
-    uri = parse_uri(server.url)
-    reader, writer = await asyncio.open_connection(uri.host, uri.port)
-    client = HandClient(reader, writer)
-    client.protocol = ClientProtocol(uri)
-    client.protocol.send_request(client.protocol.connect())
     frames = masked_text(request(1, "hello", protocol=1)) + tail_like_a_frame(request(2), 10)
     cut = len(frames) - 10
-    await client.send(client.outgoing() + frames[:cut])
-    while client.protocol.state.name == "CONNECTING":
-        await client.read()
+    client = await HandClient.open(server.url, early=frames[:cut])
     await client.send(frames[cut:] + masked_text(request(3)))
     replies = await client.replies(3)
     assert [(r["id"], r["type"]) for r in replies] == [(1, "welcome"), (2, "games"), (3, "games")]
-    writer.close()
-    await writer.wait_closed()
+    client.writer.close()
+    await client.writer.wait_closed()
