@@ -175,8 +175,22 @@ class Reply(msgspec.Struct):
 _reply = msgspec.json.Decoder(Reply)
 
 
+class StandingEnd(msgspec.Struct):
+    """Whether a standing in a progress event is a racer's last: finished or given up."""
+
+    finished: bool = False
+    resigned: bool = False
+
+
 class EventKind(msgspec.Struct):
     kind: str
+    standings: list[StandingEnd] = []
+
+    @property
+    def at_once(self) -> bool:
+        """A progress event sent with a finish or a resignation, not at the interval
+        (docs/protocol.md: the waiting progress goes out at once then)."""
+        return any(s.finished or s.resigned for s in self.standings)
 
 
 class EventHead(msgspec.Struct):
@@ -207,8 +221,9 @@ class Player:
         self.game = 0
         self.played = 0
         self.legal: list[str] = ["d"]
-        # The race events received, as (race, seq, server time), while this is a list.
-        self.events: list[tuple[int, int, int]] | None = None
+        # The progress events received, as (race, seq, server time, sent at once with
+        # a finish or a resignation), while this is a list.
+        self.events: list[tuple[int, int, int, bool]] | None = None
 
     async def request(self, kind: str, **fields: object) -> Reply:
         self.next_id += 1
@@ -222,7 +237,7 @@ class Player:
                 if self.events is not None:
                     head = _event.decode(frame)
                     if head.event.kind == "progress":
-                        self.events.append((head.race, head.seq, head.time))
+                        self.events.append((head.race, head.seq, head.time, head.event.at_once))
                 continue
             reply = _reply.decode(frame)
             if reply.id == request_id:
@@ -491,19 +506,26 @@ def commit_figures(port: int, processes: int) -> str:
 
 def progress_rate(players: list[Player]) -> str:
     """How often each race's progress events came, from their own times (server ms):
-    events a second per race, and the shortest and the median gap between two events of
-    one race (docs/protocol.md: at most one every 250 ms)."""
-    times: dict[int, dict[int, int]] = {}
+    events a second per race, and the shortest and the median gap before an event of
+    the interval (docs/protocol.md: at most one every 250 ms; the progress sent at once
+    with a finish or a resignation may follow the one before sooner, and is not
+    counted as the end of a gap)."""
+    times: dict[int, dict[int, tuple[int, bool]]] = {}
     for player in players:
-        for race, seq, at in player.events or ():
-            times.setdefault(race, {})[seq] = at
+        for race, seq, at, at_once in player.events or ():
+            times.setdefault(race, {})[seq] = (at, at_once)
     rates, gaps = [], []
     for by_seq in times.values():
-        ordered = sorted(by_seq.values())
-        if len(ordered) < 2 or ordered[-1] == ordered[0]:
+        ordered = [by_seq[seq] for seq in sorted(by_seq)]
+        first, last = ordered[0][0], ordered[-1][0]
+        if len(ordered) < 2 or last == first:
             continue
-        rates.append((len(ordered) - 1) / (ordered[-1] - ordered[0]) * 1000)
-        gaps += [later - earlier for earlier, later in itertools.pairwise(ordered)]
+        rates.append((len(ordered) - 1) / (last - first) * 1000)
+        gaps += [
+            later - earlier
+            for (earlier, _), (later, at_once) in itertools.pairwise(ordered)
+            if not at_once
+        ]
     if not gaps:
         return "none received"
     return (
