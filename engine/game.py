@@ -28,6 +28,12 @@ from engine.view import player_view
 UNDO: Final = "undo"
 HINT: Final = "hint"
 
+# Undo keeps the position after every this many moves and replays the moves since
+# (a few microseconds each). Keeping the position before every move left several
+# tracked objects a move for the garbage collector's young collections to walk: on a
+# busy server, a pause of 40–120 ms four times as often (docs/performance.md).
+UNDO_MARK_EVERY: Final = 32
+
 
 class Termination(enum.Enum):
     """How a game ended."""
@@ -89,12 +95,12 @@ class Game:
         self.deal_code = deal_code(seed) if seed is not None else None
         self.start = start
         self.position = start
-        # The undo stack: each position before a move, as a plain tuple (a tuple of
-        # plain numbers and tuples, which the garbage collector stops tracking; a
-        # NamedTuple it would walk in every collection, engine/cards.py), and the
-        # moves played.
-        self._before: list[tuple[object, ...]] = []
+        # The moves played, and for undo the position after every UNDO_MARK_EVERY of
+        # them (``_marks[i]``: after i * UNDO_MARK_EVERY moves), as a plain tuple (a
+        # tuple of plain numbers and tuples, which the garbage collector stops
+        # tracking; a NamedTuple it would walk in every collection, engine/cards.py).
         self._played: list[Move] = []
+        self._marks: list[tuple[object, ...]] = [tuple(start)]
         self.actions: list[str] = []
         self.undos = 0
         self.hints = 0
@@ -149,9 +155,10 @@ class Game:
         return move
 
     def _push(self, move: Move) -> None:
-        self._before.append(tuple(self.position))
         self._played.append(move)
         self.position = self.rules.apply(self.position, move)
+        if len(self._played) % UNDO_MARK_EVERY == 0:
+            self._marks.append(tuple(self.position))
 
     def undo(self) -> Move:
         """Take the last move back.
@@ -163,8 +170,13 @@ class Game:
             raise IllegalMoveError(
                 "There is no move to take back.", "Es gibt keinen Zug zum Zurücknehmen."
             )
-        self.position = Position._make(self._before.pop())
         move = self._played.pop()
+        kept = len(self._played) // UNDO_MARK_EVERY
+        del self._marks[kept + 1 :]
+        position = Position._make(self._marks[kept])
+        for earlier in self._played[kept * UNDO_MARK_EVERY :]:
+            position = self.rules.apply(position, earlier)
+        self.position = position
         self.undos += 1
         self.actions.append(UNDO)
         return move
@@ -228,7 +240,7 @@ class Game:
         other = Game(self.rules, self.start if stack else self.position, self.variant, self.seed)
         other.position = self.position
         if stack:
-            other._before, other._played = list(self._before), list(self._played)
+            other._marks, other._played = list(self._marks), list(self._played)
             other.actions = list(self.actions)
             other.undos, other.hints = self.undos, self.hints
         return other

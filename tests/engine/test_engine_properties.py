@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine import Game, IllegalMoveError, Move, Termination, _legal, new_game, replay
 from engine.cards import CODES
+from engine.game import UNDO_MARK_EVERY
 from engine.position import Position
 from engine.position_text import game_from_text, game_text, parse_position, position_text
 from engine.view import interpreted_board
@@ -90,6 +91,37 @@ def test_replay_reproduces_the_state(variant, options, seed, rnd):
     assert again.counters == game.counters
     assert again.moves == game.moves
     assert again.actions == game.actions
+
+
+@variants
+@examples
+@given(seed=seeds, rnd=walks)
+def test_undo_walks_back_through_every_earlier_position(variant, options, seed, rnd):
+    # Undo keeps a position only every UNDO_MARK_EVERY moves and replays the moves
+    # since: taking moves back passes through every position the game had, in reverse,
+    # also after playing on from half-way back (marks dropped, then made again).
+    game = new_game(variant, seed, options)
+    positions = [game.position]
+
+    def forward(steps: int) -> None:
+        for _ in range(steps):
+            legal = list(game.legal_moves)
+            if not legal:
+                return
+            game.play(rnd.choice(legal))
+            positions.append(game.position)
+
+    def back(steps: int) -> None:
+        for _ in range(min(steps, len(game.moves))):
+            game.undo()
+            positions.pop()
+            assert game.position == positions[-1]
+
+    forward(3 * UNDO_MARK_EVERY + 5)
+    back(len(game.moves) // 2 + 1)
+    forward(UNDO_MARK_EVERY + 3)
+    back(len(game.moves))
+    assert game.position == new_game(variant, seed, options).position
 
 
 @variants
