@@ -31,7 +31,8 @@ HINT: Final = "hint"
 # Undo keeps the position after every this many moves and replays the moves since
 # (a few microseconds each). Keeping the position before every move left several
 # tracked objects a move for the garbage collector's young collections to walk: on a
-# busy server, a pause of 40–120 ms four times as often (docs/performance.md).
+# busy server, a 40–120 ms pause of each worker every ~13 s instead of every ~55 s
+# (docs/performance.md, "Garbage collection").
 UNDO_MARK_EVERY: Final = 32
 
 
@@ -84,7 +85,8 @@ class LegalMoves:
 
 
 class Game:
-    """A game in progress; ``play``/``undo`` walk a stack of positions."""
+    """A game in progress; ``play``/``undo`` walk the moves played (undo replays from
+    the last kept position)."""
 
     def __init__(
         self, rules: Rules, start: Position, variant: str, seed: int | None = None
