@@ -9,6 +9,11 @@ moves, then a new race), against a throwaway database of the local PostgreSQL. I
 moves per second and this process's CPU per move, measured in windows, and the process's
 memory: a change to the arena, the engine or the commit shows here with less noise.
 
+With ``--race-size 8 --rate 2`` the players start in races of eight (their progress
+built and stored as in a live race, sent to no socket) and each moves twice a second,
+as one server process's players do in bench/load.py's steady phase: what the services
+cost at that pace, without the sockets (the pacing's own wake-ups included).
+
 Usage: ``.venv/bin/python bench/arena.py --players 128 --seconds 8 --windows 3``
 """
 
@@ -43,14 +48,22 @@ from server.transport.app import tune_garbage_collector  # noqa: E402
 
 
 class Player:
-    """A player of races of one, moving as fast as the arena answers."""
+    """A player moving as fast as the arena answers, or ``rate`` times a second; in a
+    race of ``--race-size`` first, then in races of one."""
 
     def __init__(
-        self, arena: Services, who: Principal, rng: random.Random, game_moves: int
+        self,
+        arena: Services,
+        who: Principal,
+        rng: random.Random,
+        game_moves: int,
+        rate: float | None,
     ) -> None:
         self.arena, self.who, self.rng, self.game_moves = arena, who, rng, game_moves
+        self.interval = None if rate is None else 1.0 / rate
         self.requests = 0
         self.moves = 0
+        self.game: int | None = None
 
     def next_id(self) -> int:
         self.requests += 1
@@ -72,9 +85,32 @@ class Player:
         assert game is not None
         return game
 
+    async def seat(self, others: list[Player]) -> None:
+        """Create a race with ``others`` in it, and start it."""
+        create = p.CreateRace(
+            id=self.next_id(),
+            variant="klondike",
+            max_players=1 + len(others),
+            countdown_s=0,
+            require_winnable=False,
+        )
+        created = await self.arena.races.create(self.who, create, None)
+        race = created.race.race
+        self.game = created.race.your_game
+        for other in others:
+            joined = await self.arena.races.join(
+                other.who, p.JoinRace(id=other.next_id(), race=race), None
+            )
+            other.game = joined.race.your_game
+        await self.arena.races.start(self.who, p.StartRace(id=self.next_id(), race=race))
+
     async def play(self, stop: asyncio.Event) -> None:
-        game, legal, played = await self.new_race(), ["d"], 0
+        game, legal, played = self.game or await self.new_race(), ["d"], 0
+        due = time.perf_counter() + self.rng.random() * (self.interval or 0.0)
         while not stop.is_set():
+            if self.interval is not None:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                due += self.interval
             text = self.rng.choice(legal)
             move = p.Move(id=self.next_id(), game=game, text=text, move_id=f"{self.requests}")
             view = (await self.arena.play.move(self.who, move, None)).view
@@ -106,9 +142,20 @@ async def run(args: argparse.Namespace, url: str) -> None:
         tune_garbage_collector()  # as the server does
         rng = random.Random(args.seed)
         players = [
-            Player(arena, await arena.storage.create_guest(f"p{i}", "en"), rng, args.game_moves)
+            Player(
+                arena,
+                await arena.storage.create_guest(f"p{i}", "en"),
+                rng,
+                args.game_moves,
+                args.rate,
+            )
             for i in range(args.players)
         ]
+        if args.race_size > 1:
+            clock = asyncio.create_task(arena.races.run_clock())
+            for start in range(0, len(players), args.race_size):
+                group = players[start : start + args.race_size]
+                await group[0].seat(group[1:])
         stop = asyncio.Event()
         tasks = [asyncio.create_task(player.play(stop)) for player in players]
         await asyncio.sleep(args.warmup)
@@ -126,6 +173,8 @@ async def run(args: argparse.Namespace, url: str) -> None:
             )
         stop.set()
         await asyncio.gather(*tasks)
+        if args.race_size > 1:
+            clock.cancel()
         committer.close()
         await commits
         await arena.close()
@@ -138,6 +187,15 @@ async def main() -> None:
     parser.add_argument("--windows", type=int, default=3)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--game-moves", type=int, default=300, help="moves before giving up")
+    parser.add_argument(
+        "--race-size",
+        type=int,
+        default=1,
+        help="players in each player's first race (its progress built, stored, sent to none)",
+    )
+    parser.add_argument(
+        "--rate", type=float, default=None, help="moves a second per player (default: flat out)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     configure_logging(level=logging.WARNING)  # no line for each race created

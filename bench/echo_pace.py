@@ -1,5 +1,5 @@
 """What a WebSocket message costs a server process at a given pace, with and without
-websockets' Python layer: three bare echo servers, each driven by the same clients.
+websockets' Python layer, and the least a race server in Python can spend on a move.
 
 1. ``websockets``: the echo of bench/load.py (websockets' ``recv`` and ``send``).
 2. ``websockets recv``: websockets' ``recv``, the reply written to the transport as a
@@ -8,12 +8,22 @@ websockets' Python layer: three bare echo servers, each driven by the same clien
 3. ``protocol``: a minimal WebSocket on a plain asyncio ``Protocol`` (the handshake,
    masked frames in, unmasked frames out; no fragments, pings or close handshake), the
    least a server in Python can spend on a message.
+4. ``race floor``: the same minimal WebSocket doing the writes a race server's move
+   brings and nothing else: each message answered with a prebuilt frame the size of a
+   move's reply, and the clients in groups of eight (a race) each sent a prebuilt frame
+   the size of a race of eight's progress event, at most every 250 ms while the group
+   moves, from a pass every 125 ms, as the race server sends progress
+   (docs/protocol.md). No rules, no JSON, no database: what is left of a move when all
+   of that costs nothing.
 
 Each is driven by ``--clients`` connections, each sending a move-sized message
-``--rate`` times a second, and the echo process's CPU per round trip is printed. At the
-pace one race server process has in bench/load.py's steady phase (500 clients at 2 a
-second) the difference between (2) and (3) is what a leaner receive path than
-websockets' could save on every move.
+``--rate`` times a second, and the echo process's CPU per round trip is printed, in µs
+and in echo units: the CPU per round trip of (1) flat out (256 clients, each sending
+again as soon as answered), measured in each round as bench/load.py measures its unit.
+At the pace one race server process has in bench/load.py's steady phase (500 clients at
+2 a second) the difference between (2) and (3) is what a leaner receive path than
+websockets' could save on every move, and (4) in echo units is the floor under
+bench/load.py's steady CPU per move in the same units.
 
 Usage: ``.venv/bin/python bench/echo_pace.py [--clients 500] [--rate 2] [--duration 10]``
 """
@@ -22,8 +32,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from functools import partial
 
 import load  # bench/load.py: the clients, the pacing and the process stats
+from websockets.asyncio.client import ClientConnection, connect
 
 WEBSOCKETS_RECV = """
 import asyncio, struct, sys
@@ -43,11 +56,16 @@ import uvloop
 uvloop.run(main())
 """
 
-PROTOCOL = """
+MINIMAL = """
 import asyncio, base64, hashlib, struct, sys
 from websockets.speedups import apply_mask
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-class Echo(asyncio.Protocol):
+def framed(payload):
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    return struct.pack("!BBH", 0x81, 126, n) + payload
+class Minimal(asyncio.Protocol):
     def connection_made(self, transport):
         self.transport, self.buffer, self.open = transport, b"", False
     def data_received(self, data):
@@ -79,32 +97,114 @@ class Echo(asyncio.Protocol):
             if opcode == 8:
                 self.transport.close()
                 return
-            if length < 126:
-                self.transport.write(bytes((0x81, length)) + payload)
-            else:
-                self.transport.write(struct.pack("!BBH", 0x81, 126, length) + payload)
+            self.message(payload)
         self.buffer = buffer[at:]
-async def main():
-    await asyncio.get_running_loop().create_server(Echo, "127.0.0.1", int(sys.argv[1]))
-    await asyncio.Future()
-import uvloop
-uvloop.run(main())
+def serve(factory, ready=None):
+    async def main():
+        await asyncio.get_running_loop().create_server(factory, "127.0.0.1", int(sys.argv[1]))
+        if ready is not None:
+            ready()
+        await asyncio.Future()
+    import uvloop
+    uvloop.run(main())
 """
+
+PROTOCOL = (
+    MINIMAL
+    + """
+class Echo(Minimal):
+    def message(self, payload):
+        self.transport.write(framed(payload))
+serve(Echo)
+"""
+)
+
+# The sizes of a steady move's reply (with the player's view) and of a race of eight's
+# progress event, as bench/load.py's players receive them (medians, bytes of UTF-8).
+REPLY_BYTES = 700
+PROGRESS_BYTES = 800
+
+FLAT_OUT_CLIENTS = 256  # bench/load.py's --saturation-players, its echo's clients
+
+RACE_FLOOR = (
+    MINIMAL
+    + f"""
+REPLY = framed(b"r" * {REPLY_BYTES})
+PROGRESS = framed(b"p" * {PROGRESS_BYTES})
+groups = []
+class Racer(Minimal):
+    def connection_made(self, transport):
+        super().connection_made(transport)
+        if not groups or len(groups[-1]["racers"]) == 8:
+            groups.append({{"racers": [], "moved": False, "sent": 0.0}})
+        self.group = groups[-1]
+        self.group["racers"].append(self)
+    def message(self, payload):
+        self.transport.write(REPLY)
+        self.group["moved"] = True
+def progress_pass():
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    for group in groups:
+        if group["moved"] and now - group["sent"] >= 0.25:
+            group["moved"], group["sent"] = False, now
+            for racer in group["racers"]:
+                if not racer.transport.is_closing():
+                    racer.transport.write(PROGRESS)
+    loop.call_later(0.125, progress_pass)
+serve(Racer, ready=lambda: asyncio.get_running_loop().call_later(0.125, progress_pass))
+"""
+)
 
 SERVERS = {
     "websockets": load.ECHO_SERVER,
     "websockets recv": WEBSOCKETS_RECV,
     "protocol": PROTOCOL,
+    "race floor": RACE_FLOOR,
 }
 
 
+async def race_once(websocket: ClientConnection, tally: load.Tally) -> None:
+    """Send a move-sized message and wait for its reply, reading past progress frames."""
+    started = time.perf_counter()
+    await websocket.send(load.ECHO_PAYLOAD)
+    while not (await websocket.recv(decode=False)).startswith(b"r"):
+        pass
+    if tally.recording:
+        tally.acks += 1
+        tally.latencies.append(time.perf_counter() - started)
+
+
 async def paced_cpu(source: str, args: argparse.Namespace) -> float:
-    """The echo server of ``source``'s CPU per round trip at the given pace (printed)."""
+    """The server of ``source``'s CPU per round trip at the given pace."""
     port = load.free_port()
+    once = race_once if source is RACE_FLOOR else load.echo_once
     with load.subprocess_running("echo-pace", [sys.executable, "-c", source, str(port)]) as pid:
         await load.wait_for_port(port)
         stats = load.ProcessStats(pid)
-        tally, _, cpu = await load.echo_at_pace(port, args.clients, args, stats)
+        tally, _, cpu = await load.echo_at_pace(port, args.clients, args, stats, once)
+    return cpu / max(1, tally.acks) * 1e6
+
+
+async def echo_unit(args: argparse.Namespace) -> float:
+    """The echo unit: websockets' echo server's CPU per round trip flat out, with
+    bench/load.py's 256 clients each sending again as soon as answered."""
+    port = load.free_port()
+    command = [sys.executable, "-c", load.ECHO_SERVER, str(port)]
+    with load.subprocess_running("echo", command) as pid:
+        await load.wait_for_port(port)
+        sockets = [
+            await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
+            for _ in range(FLAT_OUT_CLIENTS)
+        ]
+        drivers: list[load.Driver] = [partial(load.echo, w) for w in sockets]
+        try:
+            tally, _, cpu = await load.measure(
+                drivers, args.warmup, args.duration, load.ProcessStats(pid)
+            )
+        finally:
+            for websocket in sockets:
+                await websocket.close()
     return cpu / max(1, tally.acks) * 1e6
 
 
@@ -120,9 +220,14 @@ async def main() -> None:
     pace = args.clients * args.rate
     print(f"{args.clients} clients, {args.rate} round trips/s each ({pace:,.0f} a second)")
     for round_number in range(1, args.rounds + 1):
+        unit = await echo_unit(args)
+        print(f"  round {round_number}, echo unit (flat out): {unit:6.1f} µs CPU per round trip")
         for name, source in SERVERS.items():
             cost = await paced_cpu(source, args)
-            print(f"  round {round_number}, {name:<16}: {cost:6.1f} µs CPU per round trip")
+            print(
+                f"  round {round_number}, {name:<16}: {cost:6.1f} µs CPU per round trip"
+                f" = {cost / unit:.2f} echo units"
+            )
 
 
 if __name__ == "__main__":

@@ -711,17 +711,22 @@ async def paced_echo(port: int, args: argparse.Namespace, stats: ProcessStats) -
 
 
 async def echo_at_pace(
-    port: int, clients: int, args: argparse.Namespace, stats: ProcessStats
+    port: int,
+    clients: int,
+    args: argparse.Namespace,
+    stats: ProcessStats,
+    once: Callable[[ClientConnection, Tally], Awaitable[None]] | None = None,
 ) -> tuple[Tally, float, float]:
-    """Drive the echo server on ``port`` with ``clients`` connections, each sending a
-    move-sized message ``args.rate`` times a second; ``measure``'s tally, s and cpu s."""
+    """Drive the echo server on ``port`` with ``clients`` connections, each doing
+    ``once`` (``echo_once`` unless given: a move-sized message and its echo) ``args.rate``
+    times a second; ``measure``'s tally, s and cpu s."""
     sockets = [
         await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
         for _ in range(clients)
     ]
     rng = random.Random(args.seed)
     drivers: list[Driver] = [
-        partial(at_pace, partial(echo_once, w), args.rate, rng.random()) for w in sockets
+        partial(at_pace, partial(once or echo_once, w), args.rate, rng.random()) for w in sockets
     ]
     try:
         return await measure(drivers, args.warmup, args.duration, stats)
