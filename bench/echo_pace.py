@@ -18,8 +18,9 @@ websockets' Python layer, and the least a race server in Python can spend on a m
 
 Each is driven by ``--clients`` connections, each sending a move-sized message
 ``--rate`` times a second, and the echo process's CPU per round trip is printed, in µs
-and in echo units: the CPU per round trip of (1) flat out (256 clients, each sending
-again as soon as answered), measured in each round as bench/load.py measures its unit.
+and in echo units: the CPU per round trip of (1) flat out (``--echo-clients``, each
+sending again as soon as answered), measured in each round as bench/load.py measures its
+unit.
 At the pace one race server process has in bench/load.py's steady phase (500 clients at
 2 a second) the difference between (2) and (3) is what a leaner receive path than
 websockets' could save on every move, and (4) in echo units is the floor under
@@ -33,10 +34,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from functools import partial
 
 import load  # bench/load.py: the clients, the pacing and the process stats
-from websockets.asyncio.client import ClientConnection, connect
+import paired  # bench/paired.py: the echo unit's server and clients
+from websockets.asyncio.client import ClientConnection
 
 WEBSOCKETS_RECV = """
 import asyncio, struct, sys
@@ -124,8 +125,6 @@ serve(Echo)
 REPLY_BYTES = 700
 PROGRESS_BYTES = 800
 
-FLAT_OUT_CLIENTS = 256  # bench/load.py's --saturation-players, its echo's clients
-
 RACE_FLOOR = (
     MINIMAL
     + f"""
@@ -187,25 +186,11 @@ async def paced_cpu(source: str, args: argparse.Namespace) -> float:
 
 
 async def echo_unit(args: argparse.Namespace) -> float:
-    """The echo unit: websockets' echo server's CPU per round trip flat out, with
-    bench/load.py's 256 clients each sending again as soon as answered."""
-    port = load.free_port()
-    command = [sys.executable, "-c", load.ECHO_SERVER, str(port)]
-    with load.subprocess_running("echo", command) as pid:
-        await load.wait_for_port(port)
-        sockets = [
-            await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
-            for _ in range(FLAT_OUT_CLIENTS)
-        ]
-        drivers: list[load.Driver] = [partial(load.echo, w) for w in sockets]
-        try:
-            tally, _, cpu = await load.measure(
-                drivers, args.warmup, args.duration, load.ProcessStats(pid)
-            )
-        finally:
-            for websocket in sockets:
-                await websocket.close()
-    return cpu / max(1, tally.acks) * 1e6
+    """The echo unit: websockets' echo server's CPU per round trip flat out, its
+    ``--echo-clients`` clients each sending again as soon as answered (bench/paired.py's
+    and bench/load.py's echo)."""
+    async with paired.echo_server(args) as echo:
+        return await echo.round_trip_cpu(args)
 
 
 async def main() -> None:
@@ -216,6 +201,9 @@ async def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     parser.add_argument("--rounds", type=int, default=2, help="each server this many times")
     parser.add_argument("--seed", type=int, default=1, help="the clients' phases")
+    parser.add_argument(
+        "--echo-clients", type=int, default=256, help="the echo unit's clients (flat out)"
+    )
     args = parser.parse_args()
     pace = args.clients * args.rate
     print(f"{args.clients} clients, {args.rate} round trips/s each ({pace:,.0f} a second)")
