@@ -26,6 +26,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import load  # bench/load.py: the benchmarks' PostgreSQL
@@ -63,30 +64,15 @@ class Player:
         self.interval = None if rate is None else 1.0 / rate
         self.requests = 0
         self.moves = 0
-        self.game: int | None = None
+        self.game: int | None = None  # its first race's game, when seated by another
 
     def next_id(self) -> int:
         self.requests += 1
         return self.requests
 
-    async def new_race(self) -> int:
-        """A started Klondike race of one with this player in it; its game."""
-        create = p.CreateRace(
-            id=self.next_id(),
-            variant="klondike",
-            max_players=1,
-            countdown_s=0,
-            require_winnable=False,
-        )
-        created = await self.arena.races.create(self.who, create, None)
-        start = p.StartRace(id=self.next_id(), race=created.race.race)
-        await self.arena.races.start(self.who, start)
-        game = created.race.your_game
-        assert game is not None
-        return game
-
-    async def seat(self, others: list[Player]) -> None:
-        """Create a race with ``others`` in it, and start it."""
+    async def new_race(self, others: Sequence[Player] = ()) -> int:
+        """A started Klondike race with this player and ``others`` in it; this
+        player's game (the others' are set on them)."""
         create = p.CreateRace(
             id=self.next_id(),
             variant="klondike",
@@ -96,16 +82,19 @@ class Player:
         )
         created = await self.arena.races.create(self.who, create, None)
         race = created.race.race
-        self.game = created.race.your_game
         for other in others:
             joined = await self.arena.races.join(
                 other.who, p.JoinRace(id=other.next_id(), race=race), None
             )
             other.game = joined.race.your_game
         await self.arena.races.start(self.who, p.StartRace(id=self.next_id(), race=race))
+        game = created.race.your_game
+        assert game is not None
+        return game
 
     async def play(self, stop: asyncio.Event) -> None:
-        game, legal, played = self.game or await self.new_race(), ["d"], 0
+        game = self.game if self.game is not None else await self.new_race()
+        legal, played = ["d"], 0
         due = time.perf_counter() + self.rng.random() * (self.interval or 0.0)
         while not stop.is_set():
             if self.interval is not None:
@@ -155,7 +144,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
             clock = asyncio.create_task(arena.races.run_clock())
             for start in range(0, len(players), args.race_size):
                 group = players[start : start + args.race_size]
-                await group[0].seat(group[1:])
+                group[0].game = await group[0].new_race(group[1:])
         stop = asyncio.Event()
         tasks = [asyncio.create_task(player.play(stop)) for player in players]
         await asyncio.sleep(args.warmup)

@@ -155,13 +155,6 @@ serve(Racer, ready=lambda: asyncio.get_running_loop().call_later(0.125, progress
 """
 )
 
-SERVERS = {
-    "websockets": load.ECHO_SERVER,
-    "websockets recv": WEBSOCKETS_RECV,
-    "protocol": PROTOCOL,
-    "race floor": RACE_FLOOR,
-}
-
 
 async def race_once(websocket: ClientConnection, tally: load.Tally) -> None:
     """Send a move-sized message and wait for its reply, reading past progress frames."""
@@ -174,10 +167,23 @@ async def race_once(websocket: ClientConnection, tally: load.Tally) -> None:
         tally.latencies.append(time.perf_counter() - started)
 
 
-async def paced_cpu(source: str, args: argparse.Namespace) -> float:
-    """The server of ``source``'s CPU per round trip at the given pace."""
+# Each server's source, and what each of its clients does at every beat.
+SERVERS: dict[str, tuple[str, load.RoundTrip]] = {
+    "websockets": (load.ECHO_SERVER, load.echo_once),
+    "websockets recv": (WEBSOCKETS_RECV, load.echo_once),
+    "protocol": (PROTOCOL, load.echo_once),
+    "race floor": (RACE_FLOOR, race_once),
+}
+
+
+async def paced_cpu(
+    source: str,
+    once: load.RoundTrip,
+    args: argparse.Namespace,
+) -> float:
+    """The server of ``source``'s CPU per round trip at the given pace, its clients
+    each doing ``once`` ``--rate`` times a second."""
     port = load.free_port()
-    once = race_once if source is RACE_FLOOR else load.echo_once
     with load.subprocess_running("echo-pace", [sys.executable, "-c", source, str(port)]) as pid:
         await load.wait_for_port(port)
         stats = load.ProcessStats(pid)
@@ -210,8 +216,8 @@ async def main() -> None:
     for round_number in range(1, args.rounds + 1):
         unit = await echo_unit(args)
         print(f"  round {round_number}, echo unit (flat out): {unit:6.1f} µs CPU per round trip")
-        for name, source in SERVERS.items():
-            cost = await paced_cpu(source, args)
+        for name, (source, once) in SERVERS.items():
+            cost = await paced_cpu(source, once, args)
             print(
                 f"  round {round_number}, {name:<16}: {cost:6.1f} µs CPU per round trip"
                 f" = {cost / unit:.2f} echo units"

@@ -62,6 +62,8 @@ from server.store.database import LOCAL_SERVER_URL, locate_postgres, temporary_d
 
 RACE_SIZE = 8
 Driver = Callable[["Tally", asyncio.Event], Coroutine[Any, Any, None]]
+# One beat of a paced client: a message sent and its answer read (``echo_once``).
+RoundTrip = Callable[[ClientConnection, "Tally"], Awaitable[None]]
 ECHO_SERVER = """
 import asyncio, sys
 from websockets.asyncio.server import serve
@@ -699,7 +701,7 @@ async def paced_echo(port: int, args: argparse.Namespace, stats: ProcessStats) -
     same pace.
     """
     clients = max(1, args.players // args.processes)
-    tally, elapsed, cpu = await echo_at_pace(port, clients, args, stats)
+    tally, elapsed, cpu = await echo_at_pace(port, clients, args, stats, echo_once)
     report(
         f"paced echo: bare websockets echo server, {clients} clients, "
         f"{args.rate} round trips/s each",
@@ -715,18 +717,18 @@ async def echo_at_pace(
     clients: int,
     args: argparse.Namespace,
     stats: ProcessStats,
-    once: Callable[[ClientConnection, Tally], Awaitable[None]] | None = None,
+    once: RoundTrip,
 ) -> tuple[Tally, float, float]:
     """Drive the echo server on ``port`` with ``clients`` connections, each doing
-    ``once`` (``echo_once`` unless given: a move-sized message and its echo) ``args.rate``
-    times a second; ``measure``'s tally, s and cpu s."""
+    ``once`` (``echo_once``: a move-sized message and its echo) ``args.rate`` times a
+    second; ``measure``'s tally, s and cpu s."""
     sockets = [
         await connect(f"ws://127.0.0.1:{port}/", max_queue=None, ping_interval=None)
         for _ in range(clients)
     ]
     rng = random.Random(args.seed)
     drivers: list[Driver] = [
-        partial(at_pace, partial(once or echo_once, w), args.rate, rng.random()) for w in sockets
+        partial(at_pace, partial(once, w), args.rate, rng.random()) for w in sockets
     ]
     try:
         return await measure(drivers, args.warmup, args.duration, stats)
