@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -140,8 +141,10 @@ async def run(args: argparse.Namespace, url: str) -> None:
             )
             for i in range(args.players)
         ]
-        if args.race_size > 1:
-            clock = asyncio.create_task(arena.races.run_clock())
+        # Races of eight need the clock that sends their waiting progress, as the
+        # server runs it (server/transport/app.py); races of one are measured without.
+        clock = asyncio.create_task(arena.races.run_clock()) if args.race_size > 1 else None
+        if clock is not None:
             for start in range(0, len(players), args.race_size):
                 group = players[start : start + args.race_size]
                 group[0].game = await group[0].new_race(group[1:])
@@ -162,8 +165,10 @@ async def run(args: argparse.Namespace, url: str) -> None:
             )
         stop.set()
         await asyncio.gather(*tasks)
-        if args.race_size > 1:
+        if clock is not None:
             clock.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await clock
         committer.close()
         await commits
         await arena.close()

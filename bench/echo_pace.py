@@ -162,9 +162,7 @@ async def race_once(websocket: ClientConnection, tally: load.Tally) -> None:
     await websocket.send(load.ECHO_PAYLOAD)
     while not (await websocket.recv(decode=False)).startswith(b"r"):
         pass
-    if tally.recording:
-        tally.acks += 1
-        tally.latencies.append(time.perf_counter() - started)
+    tally.acknowledged(time.perf_counter() - started)
 
 
 # Each server's source, and what each of its clients does at every beat.

@@ -158,6 +158,13 @@ class Tally:
     postgres_cpu: float = 0.0
     stolen: float = 0.0
 
+    def acknowledged(self, latency: float) -> None:
+        """Count an answer that came ``latency`` seconds after its message, while
+        recording."""
+        if self.recording:
+            self.acks += 1
+            self.latencies.append(latency)
+
 
 class ViewBody(msgspec.Struct):
     legal_moves: dict[str, list[str]] = {}
@@ -270,9 +277,7 @@ class Player:
             if code in ("game_over", "wrong_state"):
                 await self.race_alone()
             return
-        if tally.recording:
-            tally.latencies.append(elapsed)
-            tally.acks += 1
+        tally.acknowledged(elapsed)
         self.see(reply.view)
         self.played += 1
         outcome = reply.view.outcome
@@ -520,7 +525,7 @@ def progress_rate(players: list[Player]) -> str:
     for by_seq in times.values():
         ordered = [by_seq[seq] for seq in sorted(by_seq)]
         first, last = ordered[0][0], ordered[-1][0]
-        if len(ordered) < 2 or last == first:
+        if last == first:  # one event, or all at one moment: no rate to tell
             continue
         rates.append((len(ordered) - 1) / (last - first) * 1000)
         gaps += [
@@ -751,9 +756,7 @@ async def echo_once(websocket: ClientConnection, tally: Tally) -> None:
     started = time.perf_counter()
     await websocket.send(ECHO_PAYLOAD)
     await websocket.recv()
-    if tally.recording:
-        tally.acks += 1
-        tally.latencies.append(time.perf_counter() - started)
+    tally.acknowledged(time.perf_counter() - started)
 
 
 @contextlib.asynccontextmanager
