@@ -42,6 +42,7 @@ from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
 from server.services.solving import SolverPool, winnable_race_seed
 from server.services.subscriber import Subscriber
+from server.services.watchers import Watchers
 from server.store import writes
 from server.store.commit import EventRow, GroupCommitter
 from server.store.pool import to_ms
@@ -83,7 +84,7 @@ class RaceService:
         self.clock = clock
         self.place = place
         self.rooms: dict[int, RaceRoom] = {}
-        self._watching: dict[Subscriber, set[int]] = {}
+        self.watchers = Watchers()
         # Per race with a room here: the games its players moved in through other
         # processes, which may hold a copy of them. The owner reports its own moves of
         # these games, so such a copy is dropped before the player comes back to it.
@@ -132,7 +133,6 @@ class RaceService:
             return current  # another request rebuilt it meanwhile
         if current is not None:
             # What its watchers were sent so far: a notice's events may be on their way.
-            room.watchers |= current.watchers
             room.sent = current.sent
         self.rooms[race_id] = room
         if room.sent < record.last_seq:  # stored events the watchers here have not seen yet
@@ -261,7 +261,7 @@ class RaceService:
             raise
         self._report_moves_elsewhere(room, moves)
         if messages:
-            room.send(messages)
+            self._send(room, messages)
             if any(isinstance(e, _CLOCK_EVENTS) for e in events):
                 self._deadlines_changed.set()
             if any(isinstance(e, p.EndEvent) for e in events):
@@ -328,18 +328,29 @@ class RaceService:
                     )
         return statements
 
+    def _send(self, room: RaceRoom, messages: list[p.Event]) -> None:
+        """Committed events to the race's watchers here."""
+        room.sent_up_to(messages)
+        self.watchers.send(room.race_id, messages)
+
     def watch(self, room: RaceRoom, subscriber: Subscriber | None) -> None:
-        """Send this subscriber the race's events from now on."""
-        if subscriber is not None:
-            room.watchers.add(subscriber)
-            self._watching.setdefault(subscriber, set()).add(room.race_id)
+        """Send this subscriber the race's events from now on.
+
+        The request that asks may have awaited the database since it found the room,
+        and the race clock may have dropped a copy nobody watched meanwhile: the room
+        then comes back, behind (``stale``), so that the race's next events find it and
+        catch up from what it sent last, and its next use reads the race again.
+        """
+        if subscriber is None:
+            return
+        self.watchers.add(room.race_id, subscriber)
+        if room.race_id not in self.rooms:
+            room.stale = True
+            self.rooms[room.race_id] = room
 
     def unwatch(self, subscriber: Subscriber) -> None:
         """Forget a subscriber whose connection closed."""
-        for race_id in self._watching.pop(subscriber, ()):
-            room = self.rooms.get(race_id)
-            if room is not None:
-                room.watchers.discard(subscriber)
+        self.watchers.remove(subscriber)
 
     def reply(self, room: RaceRoom, player_id: int, request_id: p.RequestId) -> p.RaceReply:
         """The race's full state as ``player_id`` may see it."""
@@ -609,7 +620,7 @@ class RaceService:
         if room is None:
             return None, []
         events = [event for event in events if event.seq > room.sent]
-        room.send(events)
+        self._send(room, events)
         return room, events
 
     async def reported(self, reports: list[Report]) -> None:
@@ -726,7 +737,8 @@ class RaceService:
                     # Its owner's clock runs it. A copy nobody here watches any more goes
                     # once it is behind, over or quiet (a request reads it again).
                     over = room.race.state is RaceState.FINISHED
-                    if not room.watchers and (room.stale or over or self._quiet(room, now)):
+                    watched = race_id in self.watchers
+                    if not watched and (room.stale or over or self._quiet(room, now)):
                         del self.rooms[race_id]
                         self._played_elsewhere.pop(race_id, None)
                     continue
@@ -782,7 +794,7 @@ class RaceService:
         idle_ms = self.config.idle_race_seconds * 1000
         race = room.race
         return (
-            not room.watchers
+            room.race_id not in self.watchers
             and now - room.active_at >= idle_ms
             and not race.changed
             and race.state is not RaceState.FINISHED
@@ -853,7 +865,7 @@ class RaceService:
             log.error("race_progress_failed", races=len(sending), error=err.code)
             return
         for room, messages in sending:
-            room.send(messages)
+            self._send(room, messages)
 
     async def _tick(self, room: RaceRoom) -> None:
         async with room.lock:

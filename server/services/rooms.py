@@ -1,13 +1,10 @@
 """A race in this process: its numbered events and who is watching.
 
 The race core (``server.core.race``) returns events; a room numbers them with the
-race's sequence, turns them into rows for the group commit, and once they are
-committed sends them to every watcher. Events are sent only after they are
-stored, so a reconnecting client can always catch up from the database.
-
-Each event is encoded once and the same bytes go to every watcher in one call
-(``send_to_all``: websockets' ``broadcast`` for the WebSocket connections), which
-drops a watcher whose client has stopped reading rather than queue without bound.
+race's sequence and turns them into rows for the group commit, and once they are
+committed they go to the race's watchers (server/services/watchers.py, held by race
+apart from the room, which may be rebuilt meanwhile). Events are sent only after they
+are stored, so a reconnecting client can always catch up from the database.
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ import msgspec
 
 from server import protocol as p
 from server.core.race import Race
-from server.services.subscriber import Subscriber, send_to_all
 from server.store.commit import EventRow
 
 _encoder = msgspec.json.Encoder()
@@ -28,7 +24,7 @@ _encoder = msgspec.json.Encoder()
 
 @dataclass
 class RaceRoom:
-    """One race in this process: the core, the event sequence, the watchers."""
+    """One race in this process: the core and the event sequence."""
 
     race: Race
     seq: int = 0  # the last number given to an event
@@ -40,7 +36,6 @@ class RaceRoom:
     # This process holds the race's lease (server/services/lease.py): it numbers the
     # events and runs the clock. Else the room is a mirror of the owner's.
     owned: bool = True
-    watchers: set[Subscriber] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The time of its last event here (ms; 0: none yet): a race quiet long enough, and
     # watched by nobody here, leaves memory (server/services/races.py, ``run_clock``).
@@ -65,14 +60,8 @@ class RaceRoom:
             rows.append(EventRow(self.race_id, self.seq, str(kind), body, at))
         return messages, rows
 
-    def send(self, messages: list[p.Event]) -> None:
-        """Push committed events to every watcher (without waiting for slow ones)."""
-        if not messages:
-            return
-        self.sent = max(self.sent, messages[-1].seq)
-        self.active_at = max(self.active_at, messages[-1].time)
-        if not self.watchers:
-            return
-        for message in messages:
-            # Encoded once, the same bytes to every watcher.
-            send_to_all(self.watchers, p.encode(message))
+    def sent_up_to(self, messages: list[p.Event]) -> None:
+        """Committed events are on their way to the watchers: the last one sent."""
+        if messages:
+            self.sent = max(self.sent, messages[-1].seq)
+            self.active_at = max(self.active_at, messages[-1].time)
