@@ -143,7 +143,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
         ]
         # Races of eight need the clock that sends their waiting progress, as the
         # server runs it (server/transport/app.py); races of one are measured without.
-        clock = asyncio.create_task(arena.races.run_clock()) if args.race_size > 1 else None
+        clock = asyncio.create_task(arena.race_clock.run()) if args.race_size > 1 else None
         if clock is not None:
             for start in range(0, len(players), args.race_size):
                 group = players[start : start + args.race_size]
@@ -160,7 +160,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
             print(
                 f"window {window}: {moves / elapsed:,.0f} moves/s, "
                 f"{cpu / max(1, moves) * 1e6:.1f} µs CPU per move, {rss_mib()} MiB, "
-                f"{len(arena.races.rooms)} races in memory",
+                f"{len(arena.hosting.rooms)} races in memory",
                 flush=True,
             )
         stop.set()

@@ -1,8 +1,8 @@
 """The game service: practice games, and every action on a game, in a race or not.
 
 Each change takes the game's lock, applies the session's rules (server/core/session.py),
-commits the rows it added to the move log (with the race's events, through the race
-service, when the game is part of a race), and only then replies with the view. A
+commits the rows it added to the move log (with the race's events, through
+server/services/publish.py, when the game is part of a race), and only then replies with the view. A
 failed commit rebuilds the game from the database, the truth.
 """
 
@@ -20,7 +20,8 @@ from server.core.session import SEED_LIMIT, MoveRow, check_game_settings
 from server.ops.metrics import Metrics
 from server.protocol.errors import ArenaError, ConflictError, GameError, RaceError
 from server.services.games import GameCache, LiveGame
-from server.services.races import RaceService
+from server.services.hosting import RaceHosting
+from server.services.publish import RacePublisher
 from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
 from server.services.solving import SolverHelp
@@ -42,7 +43,8 @@ class GameService:
         storage: Storage,
         committer: GroupCommitter,
         games: GameCache,
-        races: RaceService,
+        hosting: RaceHosting,
+        publisher: RacePublisher,
         fair_play: FairPlay,
         solver_help: SolverHelp,
         winnability: WinnabilityWatch,
@@ -52,7 +54,8 @@ class GameService:
         self.storage = storage
         self.committer = committer
         self.games = games
-        self.races = races
+        self.hosting = hosting
+        self.publisher = publisher
         self.fair_play = fair_play
         self.solver_help = solver_help
         self.winnability = winnability
@@ -166,7 +169,7 @@ class GameService:
         live.check_owner(who.player_id)
         if live.race_id is None:
             return live, None
-        return live, await self.races.current_room(live.race_id)
+        return live, await self.hosting.current_room(live.race_id)
 
     async def get_view(self, who: Principal, message: p.GetView) -> p.ViewReply:
         """The player's view of one of their games."""
@@ -300,7 +303,7 @@ class GameService:
                 await self.committer.submit(statements=[statement])
             else:
                 events = room.race.resign(who.player_id, now)
-                await self.races.publish(room, events, now, [statement])
+                await self.publisher.publish(room, events, now, [statement])
             live.resigned()
         self.games.retire(live)
         return self._reply(live, room, message.id)
@@ -364,7 +367,7 @@ class GameService:
                     won=won,
                     now=now,
                 )
-                await self.races.publish(room, events, now, statements, rows)
+                await self.publisher.publish(room, events, now, statements, rows)
         except ArenaError as err:
             await self._recover(live, room, err)
             raise

@@ -14,15 +14,20 @@ from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
 from server.services.daily import Dailies
+from server.services.following import RaceFollowing
 from server.services.games import GameCache
+from server.services.hosting import RaceHosting
 from server.services.leaderboard import Leaderboard
 from server.services.lease import RaceLeases
 from server.services.listings import Listings
 from server.services.play import GameService
+from server.services.publish import RacePublisher
+from server.services.race_clock import RaceClock
 from server.services.races import RaceService
 from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
+from server.services.watchers import Watchers
 from server.services.winnability import WinnabilityWatch
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
@@ -52,6 +57,12 @@ class Services:
     winnability: WinnabilityWatch
     fair_play: FairPlay
     races: RaceService
+    hosting: RaceHosting
+    publisher: RacePublisher
+    race_clock: RaceClock
+    following: RaceFollowing
+    leases: RaceLeases
+    relay: Relay
     play: GameService
     dailies: Dailies
     boards: Leaderboard
@@ -79,11 +90,20 @@ def build_services(
     fair_play = FairPlay(storage, Reviews(storage.pool))
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
     relay = Relay(storage.pool)
-    races = RaceService(
-        storage, committer, games, solver, fair_play, config, clock, place, leases, relay
-    )
+    publisher = RacePublisher(committer, relay, Watchers(), fair_play, clock)
+    hosting = RaceHosting(storage, games, leases, publisher, publisher.watchers, config, clock)
+    races = RaceService(storage, games, solver, config, clock, place, leases, hosting, publisher)
     play = GameService(
-        storage, committer, games, races, fair_play, solver_help, winnability, metrics, clock
+        storage,
+        committer,
+        games,
+        hosting,
+        publisher,
+        fair_play,
+        solver_help,
+        winnability,
+        metrics,
+        clock,
     )
     daily_limit_ms = config.daily_time_limit_s * 1000
     dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
@@ -98,6 +118,12 @@ def build_services(
         winnability=winnability,
         fair_play=fair_play,
         races=races,
+        hosting=hosting,
+        publisher=publisher,
+        race_clock=RaceClock(hosting, publisher, config, clock),
+        following=RaceFollowing(storage, games, hosting, publisher, clock),
+        leases=leases,
+        relay=relay,
         play=play,
         dailies=dailies,
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),

@@ -107,19 +107,21 @@ class ArenaServer:
         )
         self.metrics.sizes["solitaire_races_held"] = (
             "Races held in memory (unfinished ones stay until they end).",
-            lambda: len(services.races.rooms),
+            lambda: len(services.hosting.rooms),
         )
         self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
-        fanout = Fanout(self.database_url, services.races, self.committer.origin)
+        fanout = Fanout(
+            self.database_url, services.hosting, services.following, self.committer.origin
+        )
         await fanout.start()
         self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
-        relay = services.races.relay.run()
+        relay = services.relay.run()
         self._tasks.append(asyncio.create_task(relay, name="race-reports"))
-        races = services.races
-        leases = races.leases.run(races.lost, races.taken_over, races.recheck)
+        hosting = services.hosting
+        leases = services.leases.run(hosting.lost, hosting.taken_over, services.following.recheck)
         self._tasks.append(asyncio.create_task(leases, name="race-leases"))
-        resumed = await services.races.resume_open_races()
-        self._tasks.append(asyncio.create_task(services.races.run_clock(), name="race-clock"))
+        resumed = await hosting.resume_open_races()
+        self._tasks.append(asyncio.create_task(services.race_clock.run(), name="race-clock"))
         reviews = services.fair_play.review_pending()  # what a stop left unreviewed
         self._tasks.append(asyncio.create_task(reviews, name="fair-play-review"))
         checks = services.winnability.run()
@@ -232,9 +234,7 @@ class ArenaServer:
             # Others take the races at once; if the database cannot be reached in time,
             # they take them when the leases run out.
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(
-                    self.services.races.leases.release(), self.config.shutdown_timeout
-                )
+                await asyncio.wait_for(self.services.leases.release(), self.config.shutdown_timeout)
             await self.services.close()
         if self._pool is not None:
             # A connection some task still holds must not keep the stop waiting for ever.

@@ -8,10 +8,10 @@ under a light load and ``NOTICE_SECONDS`` (50 ms) under load, and on their own w
 commit comes by then (server/store/commit.py, ``Notices``). Each
 process listens on a dedicated connection (a pooled one would be reset with
 ``UNLISTEN *`` on release), skips its own notices, and hands the others to
-``RaceService.catch_up``, which sends the stored events to the watchers connected here.
+``RaceFollowing.catch_up``, which sends the stored events to the watchers connected here.
 
 The same connection listens for reports (``solitaire_race_reports``, server/services/relay.py):
-what other processes' players did in races this process owns, for ``RaceService.reported``.
+what other processes' players did in races this process owns, for ``RaceFollowing.reported``.
 
 When the listening connection is lost (PostgreSQL restarted), it is opened again, with
 growing pauses, until the database answers. Notices sent meanwhile are missed, so every
@@ -33,7 +33,8 @@ import structlog
 
 from server.protocol.errors import ArenaError
 from server.services import relay
-from server.services.races import RaceService
+from server.services.following import RaceFollowing
+from server.services.hosting import RaceHosting
 from server.store.commit import CHANNEL, RETRY_PAUSES
 from server.store.pool import CONNECT_TIMEOUT, DATABASE_LOST
 
@@ -51,9 +52,12 @@ CATCH_UP_EVENTS = 500
 class Fanout:
     """Listens for other processes' race events and passes them to the race service."""
 
-    def __init__(self, database_url: str, races: RaceService, origin: str) -> None:
+    def __init__(
+        self, database_url: str, hosting: RaceHosting, following: RaceFollowing, origin: str
+    ) -> None:
         self._database_url = database_url
-        self._races = races
+        self._hosting = hosting
+        self._following = following
         self._origin = origin
         # (channel, payload) of each notice; None when the connection was lost.
         self._notices: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
@@ -95,11 +99,11 @@ class Fanout:
         """Send on what other processes stored while no notice could reach this one."""
         notices = [
             (race_id, room.sent + CATCH_UP_EVENTS)
-            for race_id, room in list(self._races.rooms.items())
+            for race_id, room in list(self._hosting.rooms.items())
             if room.seq == room.sent  # else events of ours in flight (module docstring)
         ]
         try:
-            await self._races.catch_up(notices)
+            await self._following.catch_up(notices)
         except ArenaError as err:
             log.error("fanout_failed", races=len(notices), error=err.code)
 
@@ -156,7 +160,7 @@ class Fanout:
         origin, _, races = payload.partition(":")
         if origin == self._origin:
             return
-        rooms = self._races.rooms
+        rooms = self._hosting.rooms
         for pair in races.split(","):
             race, _, seq = pair.partition(":")
             race_id = int(race)
@@ -167,7 +171,7 @@ class Fanout:
         if not last:
             return
         try:
-            await self._races.catch_up(list(last.items()))
+            await self._following.catch_up(list(last.items()))
         except ArenaError as err:
             log.error("fanout_failed", races=len(last), error=err.code)
 
@@ -178,4 +182,4 @@ class Fanout:
         except msgspec.ValidationError as err:
             log.error("report_unreadable", error=str(err))
             return
-        await self._races.reported(reports)
+        await self._following.reported(reports)

@@ -54,7 +54,7 @@ async def test_a_race_without_the_requirement_is_unproven(connect: Any) -> None:
 async def test_the_proof_survives_a_reload_from_the_database(connect: Any, server: Any) -> None:
     ann = await connect(name="Ann")
     race = (await ann.ok("create_race", variant="yukon", solver_help=True))["race"]
-    server.services.races.rooms.clear()  # the next request rebuilds the race from its stored row
+    server.services.hosting.rooms.clear()  # the next request rebuilds the race from its stored row
     again = (await ann.ok("get_race", race=race["race"]))["race"]["settings"]
     assert again["winnable"] == race["settings"]["winnable"] == "proven"
     assert again["solver_help"] is True and again["require_winnable"] is True

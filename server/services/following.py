@@ -1,0 +1,169 @@
+"""What other processes say about the races held here, and what the owner makes of it.
+
+A mirror follows its race's events as the owner stored them (``catch_up``): it takes the
+standings of progress events into its copy, and any other event has it reread the race.
+The owner turns mirrors' reports (server/core/reports.py) into the race's events
+(``reported``), and looks in the database for what reports lost with their sender did
+not say (``recheck``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+
+from server import protocol as p
+from server.core.race import RaceState
+from server.core.reports import Report, apply_report, reconcile
+from server.protocol.errors import ArenaError
+from server.services.games import GameCache
+from server.services.hosting import RaceHosting, stored_events
+from server.services.publish import RacePublisher
+from server.store.pool import to_ms
+from server.store.storage import Storage
+
+log = structlog.get_logger(__name__)
+
+
+class RaceFollowing:
+    """Other processes' events and reports, for the races held here."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        games: GameCache,
+        hosting: RaceHosting,
+        publisher: RacePublisher,
+        clock: Callable[[], int],
+    ) -> None:
+        self.storage = storage
+        self.games = games
+        self.hosting = hosting
+        self.publisher = publisher
+        self.clock = clock
+
+    async def catch_up(self, notices: list[tuple[int, int]]) -> None:
+        """Other processes stored events of races up to these ``(race, seq)`` pairs:
+        send them on to the watchers here, read for every race in one query.
+
+        A mirror takes the standings of progress events into its copy; any other event
+        (members, state, a finish) has it reread the race. An owner that sees another
+        process number its race's events has lost the race.
+        """
+        wanted = []
+        for race_id, seq in notices:
+            room = self.hosting.rooms.get(race_id)
+            if room is not None and seq > room.sent:
+                wanted.append((race_id, room.sent, seq))
+        if not wanted:
+            return
+        by_race: dict[int, list[Any]] = {}
+        for row in await self.storage.events_between(wanted):
+            by_race.setdefault(row["race_id"], []).append(row)
+        for race_id, rows in by_race.items():
+            self._caught_up(race_id, stored_events(race_id, rows))
+
+    def _caught_up(self, race_id: int, stored: list[p.Event]) -> None:
+        room, events = self.hosting.send_new(race_id, stored)
+        if room is None:
+            return
+        room.seq = max(room.seq, room.sent)
+        if room.owned:
+            room.stale = True
+            return
+        for message in events:
+            if isinstance(message.event, p.ProgressEvent):
+                room.race.follow(message.event.standings)
+            else:
+                room.stale = True
+
+    async def reported(self, reports: list[Report]) -> None:
+        """Mirrors reported changes in races: the owner turns them into events, each
+        race's reports under one hold of its lock and in one commit."""
+        rooms = self.hosting.rooms
+        held = self.hosting.leases.held
+        by_race: dict[int, list[Report]] = {}
+        for report in reports:
+            self._forget_if_behind(report)
+            if report.game_only:
+                continue  # the owner's own moves: nothing to number
+            if report.game and report.race in rooms:
+                self.publisher.played_elsewhere.setdefault(report.race, set()).add(report.game)
+            if report.race in held:  # others' races are not ours to number
+                by_race.setdefault(report.race, []).append(report)
+            elif report.reread and report.race in rooms:
+                # The race changed in the database, or its owner parked it: this copy
+                # is behind, and the next request here reads it again (and may own it).
+                rooms[report.race].stale = True
+        async with asyncio.TaskGroup() as group:
+            for race_id, race_reports in by_race.items():
+                group.create_task(self._apply_reports(race_id, race_reports))
+
+    async def recheck(self) -> None:
+        """Look in the database for players of races owned here who finished or gave up
+        through another process whose report never came (it died right after its
+        commit), and count them now: else such a race could wait for its time limit."""
+        rooms = self.hosting.rooms
+        running = [
+            room.race_id
+            for room in rooms.values()
+            if room.owned and not room.stale and room.race.state is RaceState.RUNNING
+        ]
+        if not running:
+            return
+        for row in await self.storage.done_entries(running):
+            room = rooms.get(row["race_id"])
+            racer = None if room is None else room.race.racers.get(row["player_id"])
+            if room is None or not room.owned or racer is None or racer.done:
+                continue
+            async with room.lock:
+                now = self.clock()
+                if racer.done or room.race.state is not RaceState.RUNNING:
+                    continue
+                if row["status"] == "resigned":
+                    events = room.race.resign(racer.player_id, now)
+                else:
+                    self.games.forget(racer.game_id)  # as stored, by replay
+                    game = await self.games.get(racer.game_id)
+                    events = room.race.progress(
+                        racer.player_id,
+                        foundation=game.counters.foundation,
+                        moves=game.counters.moves,
+                        score=game.counters.score,
+                        won=True,
+                        now=to_ms(row["finished_at"]) or now,
+                    )
+                await self.publisher.publish(room, events, now)
+
+    def _forget_if_behind(self, report: Report) -> None:
+        """A player's game moved on through another process: a copy cached here is
+        behind, and the player's next move here would meet a false ``conflict``. Forget
+        it (the next use replays it), unless a move of theirs is in hand here."""
+        cached = self.games.peek(report.game) if report.logged else None
+        if cached is not None and not cached.lock.locked() and cached.seq < report.logged:
+            self.games.forget(report.game)
+
+    async def _apply_reports(self, race_id: int, reports: list[Report]) -> None:
+        try:
+            room = await self.hosting.current_room(race_id)
+            if not room.owned:
+                return
+            async with room.lock:
+                now = self.clock()
+                events: list[p.RaceEvent] = []
+                for report in reports:
+                    applied = None if report.reread else apply_report(room.race, report, now)
+                    if applied is None:
+                        record = await self.storage.race(race_id)
+                        if record is not None:
+                            events += reconcile(room.race, record)
+                        if not report.reread:
+                            applied = apply_report(room.race, report, now)
+                    events += applied or []
+                if events:
+                    await self.publisher.publish(room, events, now)
+        except ArenaError as err:
+            log.error("report_failed", race=race_id, error=err.code)

@@ -1,0 +1,213 @@
+"""A race's changes committed, then told: to the watchers here, or to the race's owner.
+
+The owner of a race (server/services/lease.py) numbers the events its race core returns
+(server/services/rooms.py), commits them with the rows they imply through the group
+commit, and only then sends them to the race's watchers. A process that only mirrors
+the race commits the rows and reports the change to the owner (server/services/relay.py),
+whose race core makes the events (server/core/reports.py). Nothing is acknowledged
+before it is committed; a failed write marks the room stale, and it is rebuilt from the
+database (the truth) before it is used again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+
+import msgspec
+import structlog
+
+from server import protocol as p
+from server.core.reports import Report, reports_of
+from server.core.session import MoveRow
+from server.protocol.errors import ArenaError
+from server.services.relay import Relay
+from server.services.review import FairPlay
+from server.services.rooms import RaceRoom
+from server.services.watchers import Watchers
+from server.store import writes
+from server.store.commit import EventRow, GroupCommitter
+from server.store.writes import Statement
+
+log = structlog.get_logger(__name__)
+
+# Events that set a race's clock (the race clock looks again), and those that change its
+# stored state (a row of ``races`` to update). Every move of a race passes these tests.
+_CLOCK_EVENTS = (p.CountdownEvent, p.StartEvent)
+_STATE_EVENTS = (p.CountdownEvent, p.StartEvent, p.EndEvent)
+
+
+class RacePublisher:
+    """Commits races' changes and sends their events on."""
+
+    def __init__(
+        self,
+        committer: GroupCommitter,
+        relay: Relay,
+        watchers: Watchers,
+        fair_play: FairPlay,
+        clock: Callable[[], int],
+    ) -> None:
+        self.committer = committer
+        self.relay = relay
+        self.watchers = watchers
+        self.fair_play = fair_play
+        self.clock = clock
+        # Set when a race's clock deadline may have changed: the race clock looks again.
+        self.clock_changed = asyncio.Event()
+        # Per race with a room here: the games its players moved in through other
+        # processes, which may hold a copy of them. The owner reports its own moves of
+        # these games, so such a copy is dropped before the player comes back to it.
+        self.played_elsewhere: dict[int, set[int]] = {}
+
+    async def publish(
+        self,
+        room: RaceRoom,
+        events: list[p.RaceEvent],
+        now: int,
+        statements: Sequence[Statement] = (),
+        moves: Sequence[MoveRow] = (),
+    ) -> None:
+        """Commit the events (with any rows and statements), then push them to watchers.
+
+        In a race another process owns, the events are not this process's to number:
+        the rows and statements are committed, then reported to the owner, which turns
+        them into the race's events (server/core/reports.py).
+        """
+        if not room.owned:
+            await self._relay(room, events, statements, moves)
+            return
+        messages, rows = room.number(events, now)
+        if events:
+            statements = [*statements, *self._race_statements(room, events)]
+        try:
+            await self.committer.submit(moves, rows, statements)
+        except ArenaError:
+            # The race in memory may now be ahead of the database: rebuild it from there.
+            room.stale = room.failed = True
+            self.clock_changed.set()
+            raise
+        self._report_moves_elsewhere(room, moves)
+        if messages:
+            self.send(room, messages)
+            if any(isinstance(e, _CLOCK_EVENTS) for e in events):
+                self.clock_changed.set()
+            if any(isinstance(e, p.EndEvent) for e in events):
+                # The winners' results are stored held: they count once recomputed.
+                winners = [r.game_id for r in room.race.racers.values() if r.finished]
+                if winners:
+                    self.fair_play.review_soon(winners)
+
+    async def tick(self, room: RaceRoom) -> None:
+        """What the race's clock says now (a countdown's end, a time limit), published."""
+        async with room.lock:
+            now = self.clock()
+            events = room.race.tick(now)
+            if not events:
+                return
+            try:
+                await self.publish(room, events, now)
+            except ArenaError as err:
+                log.error("race_tick_failed", race=room.race_id, error=err.code)
+
+    async def end_if_all_done(self, room: RaceRoom) -> None:
+        """A race just taken over: everybody's counts as they are, and its end if
+        everyone finished while it had no owner."""
+        race = room.race
+        race.changed.update(dict.fromkeys(race.racers))
+        async with room.lock:
+            now = self.clock()
+            with contextlib.suppress(ArenaError):
+                await self.publish(room, race.end_if_all_done(now), now)
+
+    def send(self, room: RaceRoom, messages: list[p.Event]) -> None:
+        """Committed events to the race's watchers here."""
+        room.sent_up_to(messages)
+        self.watchers.send(room.race_id, messages)
+
+    async def send_progress(self, rooms: list[RaceRoom], now: int) -> None:
+        """The progress due in these running races, committed together, then sent.
+
+        No room lock: numbering and submitting happen without an await between, as on
+        a move's path (server/services/play.py), so the races' events still commit and
+        leave in the order of their numbers.
+        """
+        sending: list[tuple[RaceRoom, list[p.Event]]] = []
+        rows: list[EventRow] = []
+        for room in rooms:
+            events = room.race.tick(now)  # progress only: no clock deadline is due here
+            if events:
+                messages, numbered = room.number(events, now)
+                sending.append((room, messages))
+                rows += numbered
+        if not rows:
+            return
+        try:
+            await self.committer.submit((), rows)
+        except ArenaError as err:
+            for room, _ in sending:
+                room.stale = room.failed = True
+            self.clock_changed.set()
+            log.error("race_progress_failed", races=len(sending), error=err.code)
+            return
+        for room, messages in sending:
+            self.send(room, messages)
+
+    async def _relay(
+        self,
+        room: RaceRoom,
+        events: list[p.RaceEvent],
+        statements: Sequence[Statement],
+        moves: Sequence[MoveRow],
+    ) -> None:
+        """Commit a mirror's change and report it to the race's owner."""
+        if any(isinstance(e, _CLOCK_EVENTS) for e in events):
+            # A start asked of a mirror: stored compare-and-set, numbered by the owner.
+            statements = [*statements, writes.race_state(room.race.stored_state())]
+        try:
+            await self.committer.submit(moves, (), statements)
+        except ArenaError:
+            room.stale = room.failed = True
+            raise
+        reports = reports_of(room.race_id, events)
+        if moves:  # the log's length, for a copy of the game cached elsewhere
+            last = moves[-1]
+            mover = next(
+                (r.player_id for r in room.race.racers.values() if r.game_id == last.game_id),
+                None,
+            )
+            reports = [
+                msgspec.structs.replace(r, game=last.game_id, logged=last.seq + 1)
+                if r.player == mover
+                else r
+                for r in reports
+            ]
+        self.relay.report(reports)
+
+    def _report_moves_elsewhere(self, room: RaceRoom, moves: Sequence[MoveRow]) -> None:
+        """The owner committed moves: tell the other processes how long the logs of the
+        games played through them have grown, so they drop their copies (else the
+        player who comes back there meets a false ``conflict``). Games played only here
+        cost no notice."""
+        elsewhere = self.played_elsewhere.get(room.race_id)
+        if not elsewhere or not moves:
+            return
+        logged = {move.game_id: move.seq + 1 for move in moves if move.game_id in elsewhere}
+        self.relay.report(
+            [Report(race=room.race_id, game=game, logged=n) for game, n in logged.items()]
+        )
+
+    def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
+        race = room.race
+        statements: list[Statement] = []
+        if any(isinstance(e, _STATE_EVENTS) for e in events):
+            statements.append(writes.race_state(race.stored_state()))
+        for event in events:
+            if isinstance(event, p.EndEvent):
+                for line in event.ranking:
+                    game_id = race.racers[line.player].game_id
+                    statements.append(
+                        writes.result(race.race_id, game_id, line, race.settings.ranked)
+                    )
+        return statements
