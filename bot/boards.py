@@ -73,6 +73,7 @@ class Pressed:
     target: str | None = None
     hint: str | None = None  # a hinted move, lit on the board and played by one tap
     undo_to: str = ""  # a one-tap move's source, selected again by the next Undo
+    sent_home: int = 0  # safe cards the player's option sent home after this move
 
 
 @dataclass
@@ -126,11 +127,22 @@ async def _draw(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
     return await _move(client, actor, game, "d")
 
 
+def undo_arg(undo_to: str, sent_home: int) -> str:
+    """The Undo button's argument: the source to select again after it (a one-tap move's)
+    and, after ``+``, how many cards the auto-home option sent home after the move."""
+    return f"{undo_to}+{sent_home}" if sent_home else undo_to
+
+
 async def _undo(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
+    # Cards sent home by the option after the last move are taken back with it: the
+    # player made one move, so one Undo puts back what it set off.
+    source, _, count = arg.partition("+")
+    for _ in range(int(count) if count.isdigit() else 0):
+        await client.request("undo", actor, game=game, move_id=new_move_id())
     reply = await client.request("undo", actor, game=game, move_id=new_move_id())
     # After a one-tap move, Undo selects its source again: the next tap picks the target.
-    keep = arg if arg in (reply["view"].get("legal_moves") or {}) else ""
-    notice = text(actor.locale, "selected", source=arg) if keep else None
+    keep = source if source in (reply["view"].get("legal_moves") or {}) else ""
+    notice = text(actor.locale, "selected", source=source) if keep else None
     return Pressed(reply, sel=keep, notice=notice)
 
 
@@ -256,6 +268,9 @@ class Boards:
         self.lost: set[int] = set()
         self.race_of: dict[int, int] = {}  # game → its race, to redraw boards at the start
         self.dailies: dict[int, str] = {}  # game → the day of its daily deal, for Share
+        # game → cards the auto-home option sent home after its last move, which
+        # ``/solitaire undo`` takes back with the move (the board's Undo carries them).
+        self.sent_home: dict[int, int] = {}
         # Discord user → board options; kept in ``options_file`` (None: in memory only).
         self.options_file = options_file
         self.prefs: dict[int, Prefs] = (
@@ -384,7 +399,7 @@ class Boards:
             confirm_resign=pressed.confirm_resign,
             target=pressed.target,
             hint=pressed.hint,
-            undo_to=pressed.undo_to,
+            undo_to=undo_arg(pressed.undo_to, pressed.sent_home),
             user=actor.user_id,
         )
 
@@ -514,10 +529,20 @@ class Boards:
         """The server's answer to a press of ``op``; a refusal is the board as it stands
         with the reason above it (the refusal itself escapes only when even the board
         cannot be had)."""
+        if op is BoardOp.UNDO and "+" not in arg:
+            arg = undo_arg(arg, self.sent_home.get(game, 0))
         try:
+            self.sent_home.pop(game, None)
             pressed = await PRESSES[op](self.client, actor, game, arg, sel)
-            if self.prefs_of(actor.user_id).auto_home and pressed.reply.get("played"):
+            # Only after a move of the player's: after an Undo the card it took back
+            # would go straight home again, and the move before it could never be undone.
+            moved = op in (BoardOp.TARGET, BoardOp.DRAW)
+            if moved and self.prefs_of(actor.user_id).auto_home and pressed.reply.get("played"):
                 await self.send_home(actor, game, pressed)
+                if pressed.sent_home:
+                    if len(self.sent_home) >= MAX_BOARDS:
+                        self.sent_home.clear()  # forgetting costs only a second Undo
+                    self.sent_home[game] = pressed.sent_home
             return pressed
         except ServerError as err:
             notice = "⚠️ " + error_text(actor.locale, err.code, err.message)
@@ -549,12 +574,13 @@ class Boards:
             except ServerError:
                 break  # the server said no: the board shows where it stands
             pressed.reply = reply
+            pressed.sent_home += 1
             if card:
                 cards.append(card_text(card, locale=actor.locale))
         if cards:
             sent = text(actor.locale, "sent_home", cards=" ".join(cards))
             pressed.notice = f"{pressed.notice}\n{sent}" if pressed.notice else sent
-            pressed.sel, pressed.hint, pressed.undo_to = "", None, ""
+            pressed.sel, pressed.hint = "", None
 
     async def current_game(self, interaction: Interaction) -> int | None:
         """The game the user of ``interaction`` plays now: the one the bot remembers, else

@@ -106,7 +106,9 @@ def board_view(
     plays its move. Buttons that rarely apply (the foundations as sources, the
     foundation as a target) are shown only when they apply; each pile's button names
     its top card. ``undo_to``: the source of a one-tap move just played, selected again
-    by Undo (so a move that went elsewhere than meant is put right in two taps).
+    by Undo (so a move that went elsewhere than meant is put right in two taps), and
+    after ``+`` the cards the auto-home option sent home after the move, which the same
+    Undo takes back with it.
     """
     if view.get("outcome") == "won" or view.get("status") == "won":
         return _won_view(game, locale, daily)

@@ -185,6 +185,32 @@ class TestBoardButtons:
         finally:
             await call(bot, "options", DIETER, auto_home=False)
 
+    async def test_undo_takes_back_the_card_sent_home_and_the_move_before_it(
+        self, bot: Bot
+    ) -> None:
+        """Deal 1: the fifth draw turns up A♠, which goes home by itself. Undo takes back
+        the Ace's move and the draw before it (as the player made one move), the Ace is
+        not sent home again, and each further Undo goes one draw further back."""
+        await call(bot, "options", CARLA, auto_home=True)
+        try:
+            board = await practice(bot, CARLA, KLONDIKE, 1)
+            for _ in range(5):
+                await press(bot.fake, CARLA, board, "Draw")
+            assert "Sent home: A" in board.content and "Moves 6" in board.content
+            for left in (4, 3, 2):
+                await press(bot.fake, CARLA, board, "Undo")
+                assert f"Moves {left}" in board.content, board.content
+                assert "Sent home" not in board.content
+            # The command does as the button does.
+            await press(bot.fake, CARLA, board, "Draw")
+            await press(bot.fake, CARLA, board, "Draw")
+            await press(bot.fake, CARLA, board, "Draw")
+            assert "Sent home: A" in board.content and "Moves 6" in board.content
+            await call(bot, "undo", CARLA)
+            assert "Moves 4" in board.content and "Sent home" not in board.content
+        finally:
+            await call(bot, "options", CARLA, auto_home=False)
+
     async def test_yukon_picks_the_card_inside_a_column(self, bot: Bot) -> None:
         for seed in range(100):
             view = engine.new_game("yukon", seed=seed).view()
