@@ -80,7 +80,7 @@ async def test_a_race_of_eight_keeps_the_board_above_the_fold(
     standings = await page.locator(".standings").bounding_box()
     assert board is not None and standings is not None
     assert standings["x"] >= board["x"] + board["width"]
-    await snapshot(page, "race-running-desktop")
+    await snapshot(page, "race-of-eight-desktop")
     assert page.errors == []  # type: ignore[attr-defined]
 
 
