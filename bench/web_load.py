@@ -127,6 +127,7 @@ TAPS = """async (count) => {
     const at = { bubbles: true, button: 0, pointerId: 1, isPrimary: true };
     stock.dispatchEvent(new PointerEvent('pointerdown', at));
     stock.dispatchEvent(new PointerEvent('pointerup', at));
+    stock.dispatchEvent(new MouseEvent('click', { ...at, detail: 1 }));
     const end = await redrawn;
     times.push([end - start, sentAt - start, arrivedAt - sentAt, end - arrivedAt]);
     // A person's pace, under the server's rate limit (20 a second after a burst of 40):

@@ -12,6 +12,7 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
     races      race requests, race state and race events
     games      game requests, the view reply, the winnability verdict
     boards     daily deals, leaderboards, statistics, history, listings
+    archive    the past days with a daily deal
     view       the player's view, typed
     errors     the error classes and their stable codes
     wire       the closed sets of messages, parse and encode
@@ -20,6 +21,18 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
 Every name is re-exported here: ``from server import protocol as p`` then ``p.Move``.
 """
 
+from server.protocol.archive import (
+    ArchiveAttempt as ArchiveAttempt,
+)
+from server.protocol.archive import (
+    ArchiveDay as ArchiveDay,
+)
+from server.protocol.archive import (
+    DailyArchive as DailyArchive,
+)
+from server.protocol.archive import (
+    DailyArchiveReply as DailyArchiveReply,
+)
 from server.protocol.boards import (
     AllTimeBoard as AllTimeBoard,
 )

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from server.protocol.archive import DailyArchive, DailyArchiveReply
 from server.protocol.boards import (
     AllTimeBoard,
     AllTimeReply,
@@ -103,6 +104,7 @@ ClientMessage = (
     | AllTimeBoard
     | MyGames
     | OpenRaces
+    | DailyArchive
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -127,6 +129,7 @@ ServerMessage = (
     | AllTimeReply
     | MyGamesReply
     | OpenRacesReply
+    | DailyArchiveReply
 )
 
 

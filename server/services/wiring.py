@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
+from server.services.archive import DailyArchive
 from server.services.daily import Dailies
 from server.services.following import RaceFollowing
 from server.services.games import GameCache
@@ -29,6 +30,7 @@ from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.watchers import Watchers
 from server.services.winnability import WinnabilityWatch
+from server.store.archive import ArchiveStore
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
@@ -67,6 +69,7 @@ class Services:
     dailies: Dailies
     boards: Leaderboard
     listings: Listings
+    archive: DailyArchive
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -128,4 +131,5 @@ def build_services(
         dailies=dailies,
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
+        archive=DailyArchive(ArchiveStore(storage.pool), clock, daily_limit_ms),
     )

@@ -61,6 +61,7 @@ def routes(s: Services) -> Routes:
             p.GetReplay: lambda who, m, sub: s.boards.replay(who, m),
             p.AllTimeBoard: lambda who, m, sub: s.boards.all_time(who, m),
             p.MyGames: lambda who, m, sub: s.listings.my_games(who, m),
+            p.DailyArchive: lambda who, m, sub: s.archive.days(who, m),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),

@@ -50,8 +50,10 @@ const game = new GameController(
   announce,
 );
 const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
-  showGame: (shown) => {
+  showGame: (shown, state) => {
     $("#game").hidden = !shown;
+    // A running race puts its standings beside the board on a wide screen (style.css).
+    document.body.dataset.race = shown ? state : "";
   },
   practiceDeal: (variant, options, seed) => {
     history.replaceState(null, "", location.pathname);
@@ -127,6 +129,7 @@ profileForm.addEventListener("submit", async (event) => {
 // ---- screens ------------------------------------------------------------------------
 
 function show(screen) {
+  if (screen !== "race") document.body.dataset.race = "";
   for (const el of document.querySelectorAll("[data-screen]")) el.hidden = el.dataset.screen !== screen;
   for (const tab of document.querySelectorAll("[data-tab]")) {
     const current = tab.dataset.tab === screen || (screen === "race" && tab.dataset.tab === "races");

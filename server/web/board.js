@@ -24,10 +24,14 @@ export class Board {
     this.drag = null;
     this.hint = null;
     this.dropped = null;
+    this.waiting = 0; // requests of the game under way: its cards wait for the reply
+    this.tapped = null; // {pile, index} of a press let go without a drag: a tap, at its click
+    this.sent = false; // whether the last tap sent a card away
     root.addEventListener("pointerdown", (event) => this.pointerDown(event));
     root.addEventListener("pointermove", (event) => this.pointerMove(event));
     root.addEventListener("pointerup", (event) => this.pointerUp(event));
     root.addEventListener("pointercancel", () => this.cancelDrag());
+    root.addEventListener("click", (event) => this.clicked(event));
     root.addEventListener("keydown", (event) => this.keyDown(event));
     window.addEventListener("resize", () => this.draw());
   }
@@ -289,16 +293,27 @@ export class Board {
     return { pile, index: start, source, size, moves: movesFrom(view, source, size) };
   }
 
-  tap(pile, index) {
+  /** A tap on ``pile`` at card ``index``, the ``clicks``-th of a quick series (the
+   * browser counts a double click or a double tap as 2). Taps on cards wait while a
+   * request is under way (the cards drawn may already have moved), and the second
+   * click of a double click on a card that went away at the first is not a tap: what
+   * lies there now was not aimed at. Taps on the stock always draw. */
+  tap(pile, index, clicks = 1) {
     if (!this.interactive || !this.view) return;
+    if (pile !== "s" && (this.waiting > 0 || (clicks > 1 && this.sent))) return;
     const chosen = this.selection;
     this.hint = null;
+    this.sent = false;
+    const send = (text) => {
+      this.sent = true;
+      return this.send(text);
+    };
     if (chosen) {
       const move = chosen.moves.find((m) => movesOnto(m, pile));
       const again = chosen.pile === pile && (chosen.index === index || !pile.startsWith("c"));
       this.clearSelection();
-      if (move) return this.send(move.text);
-      if (again) return this.send(oneTapText(chosen.source, chosen.size));
+      if (move) return send(move.text);
+      if (again) return send(oneTapText(chosen.source, chosen.size));
     }
     if (pile === "s") {
       if ((this.view.legal_moves || {}).d) this.send("d");
@@ -310,7 +325,7 @@ export class Board {
       this.shake(source);
       return;
     }
-    if (source.moves.length === 1) return this.send(source.moves[0].text);
+    if (source.moves.length === 1) return send(source.moves[0].text);
     this.select(source);
   }
 
@@ -373,6 +388,7 @@ export class Board {
   // ---- pointer: tap or drag ---------------------------------------------------------
 
   pointerDown(event) {
+    this.tapped = null;
     if (!this.interactive || event.button > 0) return;
     const el = event.target.closest("[data-pile]");
     if (!el) {
@@ -381,7 +397,8 @@ export class Board {
     }
     const pile = el.dataset.pile;
     const index = el.dataset.index === undefined ? null : Number(el.dataset.index);
-    const source = el.classList.contains("card") ? this.sourceAt(pile, index) : null;
+    // While a request is under way the cards drawn may be gone: no drag starts then.
+    const source = el.classList.contains("card") && !this.waiting ? this.sourceAt(pile, index) : null;
     this.drag = { pile, index, source, x: event.clientX, y: event.clientY, moving: null };
     if (source?.moves.length) this.root.setPointerCapture?.(event.pointerId);
   }
@@ -406,7 +423,7 @@ export class Board {
     this.drag = null;
     if (!drag) return;
     if (!drag.moving) {
-      this.tap(drag.pile, drag.index);
+      this.tapped = { pile: drag.pile, index: drag.index }; // played at its click
       return;
     }
     const under = document.elementFromPoint(event.clientX, event.clientY);
@@ -420,6 +437,14 @@ export class Board {
     } else {
       this.draw();
     }
+  }
+
+  /** The click that follows a tap's press and release: its ``detail`` counts the
+   * clicks of a double click (the same for a double tap on a touch screen). */
+  clicked(event) {
+    const tapped = this.tapped;
+    this.tapped = null;
+    if (tapped) this.tap(tapped.pile, tapped.index, event.detail || 1);
   }
 
   cancelDrag() {

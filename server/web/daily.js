@@ -3,6 +3,7 @@
 // best: replay.js), starting one (the first is ranked, later ones are practice),
 // and the day's board: the top lines and the player's own place ("around me").
 
+import { confirmHtml, focusAnswer } from "./confirm.js";
 import { clock } from "./game.js";
 import { t, variantName } from "./i18n.js";
 
@@ -17,7 +18,11 @@ export class DailyScreen {
     this.showGame = showGame;
     this.variant = DAILY_VARIANTS[0];
     this.playing = null; // the attempt on the board: {game, ranked}
+    this.confirming = false; // "Give up your ranked attempt?" is on the screen
     panel.addEventListener("click", (event) => this.click(event));
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.confirming && !panel.hidden) this.askToResign(false);
+    });
     panel.addEventListener("change", (event) => {
       if (event.target.name === "daily-variant") this.open(event.target.value);
     });
@@ -43,7 +48,11 @@ export class DailyScreen {
       const done = this.playing;
       this.playing = null;
       setTimeout(() => {
-        if (this.game.game === done.game) this.refreshBoard();
+        if (this.game.game !== done.game) return;
+        // A won game stays on the screen under the board with its win; one given up
+        // or out of time has nothing more to show than its line in the attempts.
+        if (view.status !== "won") this.showGame(false);
+        this.refreshBoard();
       }, 0);
     }
   }
@@ -68,13 +77,16 @@ export class DailyScreen {
       if (action === "daily-play") {
         const reply = await this.connection.request("daily_start", { variant: this.variant });
         this.playing = { game: reply.game, ranked: reply.ranked };
-        this.panel.innerHTML = `${this.pickerHtml()}<p>${t(reply.ranked ? "dailyRanked" : "dailyPractice")}</p>
-          <p class="actions"><button data-action="daily-resign">${t("giveUp")}</button>
-          <button data-action="daily-board">${t("dailyBoard")}</button></p>`;
-        this.game.load(reply.game, reply.view, { undo: true, hints: true });
+        this.confirming = false;
+        this.showAttempt();
+        this.game.load(reply.game, reply.view, { undo: true, hints: true, giveUp: true });
         this.showGame(true);
       }
-      if (action === "daily-resign" && this.game.game) {
+      if (action === "daily-resign") this.askToResign(true);
+      if (action === "daily-resign-no") this.askToResign(false);
+      if (action === "daily-resign-yes" && this.game.game) {
+        this.confirming = false;
+        this.showAttempt();
         await this.game.act("resign");
       }
       if (action === "daily-board") {
@@ -84,6 +96,25 @@ export class DailyScreen {
     } catch (error) {
       this.announce(error.message);
     }
+  }
+
+  /** Show (or take back) the question before giving up, in the button's place. */
+  askToResign(asking) {
+    this.confirming = asking;
+    this.showAttempt();
+    if (asking) focusAnswer(this.panel);
+    else this.panel.querySelector('[data-action="daily-resign"]')?.focus();
+  }
+
+  /** The panel above an attempt's board: ranked or practice, Give up, the day's board. */
+  showAttempt() {
+    const ranked = this.playing?.ranked;
+    const resign = this.confirming
+      ? confirmHtml("daily-resign", t(ranked ? "giveUpRanked" : "giveUpAttempt"), t("giveUpYes"), t("keepPlaying"))
+      : `<button data-action="daily-resign">${t("giveUp")}</button>`;
+    this.panel.innerHTML = `${this.pickerHtml()}<p>${t(ranked ? "dailyRanked" : "dailyPractice")}</p>
+      <p class="actions">${this.playing ? resign : ""}
+      <button data-action="daily-board">${t("dailyBoard")}</button></p>`;
   }
 
   // ---- HTML ---------------------------------------------------------------------------

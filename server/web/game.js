@@ -43,7 +43,8 @@ export class GameController {
   }
 
   /** Show ``game`` with its ``view``; ``policy`` says whether undo, hints and the
-   * solver's help ("still winnable?", jump back) are on; ``table`` answers requests. */
+   * solver's help ("still winnable?", jump back) are on, and whether the game has a
+   * Give up button (races and dailies: ``giveUp``); ``table`` answers requests. */
   load(game, view, policy = { undo: true, hints: true }, table = this.connection) {
     this.game = game;
     this.table = table;
@@ -130,6 +131,9 @@ export class GameController {
 
   async act(type, fields = {}) {
     if (!this.game) return null;
+    // Until the reply, the board on the screen may be stale: taps on its cards wait
+    // (board.js), so a double click cannot send the same move twice.
+    this.board.waiting += 1;
     try {
       const reply = await this.table.request(type, { game: this.game, ...fields });
       if (reply.view && reply.game === this.game) this.update(reply.view);
@@ -140,6 +144,8 @@ export class GameController {
       else if (this.view) this.board.draw();
       if (error.message) this.showMessage(error.message);
       return null;
+    } finally {
+      this.board.waiting -= 1;
     }
   }
 
@@ -196,7 +202,8 @@ export class GameController {
   }
 
   showLost() {
-    this.showMessage(t("verdict_lost"));
+    // Practice has no Give up button: a new game is the way out there.
+    this.showMessage(t(this.policy.giveUp ? "verdict_lost" : "verdict_lost_practice"));
     this.el.jumpBack.hidden = !this.policy.undo;
   }
 

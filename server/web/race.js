@@ -3,6 +3,7 @@
 // Everything shown comes from the race's state (``race`` replies) and its events;
 // the ranking is the server's, never recomputed here.
 
+import { confirmHtml, focusAnswer } from "./confirm.js";
 import { dealCode } from "./deal.js";
 import { clock } from "./game.js";
 import { t, variantName } from "./i18n.js";
@@ -27,9 +28,13 @@ export class RaceScreen {
     this.standings = new Map();
     this.lastSeq = 0;
     this.timer = null;
+    this.confirming = false; // "Give up this race?" is on the screen
     connection.on("event", (message) => this.event(message));
     connection.on("welcome", () => this.reconnected());
     panel.addEventListener("click", (event) => this.click(event));
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.confirming && !panel.hidden) this.askToResign(false);
+    });
   }
 
   get id() {
@@ -64,6 +69,7 @@ export class RaceScreen {
   }
 
   enter(race) {
+    if (race.race !== this.race?.race) this.confirming = false;
     this.race = race;
     this.lastSeq = race.seq;
     this.standings = new Map(race.players.map((p) => [p.player, { ...p }]));
@@ -116,11 +122,13 @@ export class RaceScreen {
     this.changed();
   }
 
-  /** Redraw the panel for the race's state, and show or hide the player's board. */
+  /** Redraw the panel for the race's state, and show or hide the player's board. The
+   * button in focus keeps it across the redraw (events redraw the panel often). */
   changed() {
     const race = this.race;
     clearInterval(this.timer);
     this.timer = null;
+    const focused = this.panel.contains(document.activeElement) ? document.activeElement.dataset.action : null;
     const mine = race.your_game !== null && race.your_game !== undefined;
     if (race.state === "lobby") this.panel.innerHTML = this.lobbyHtml();
     if (race.state === "countdown") {
@@ -133,11 +141,35 @@ export class RaceScreen {
       if (mine && this.game.game !== race.your_game) this.loadGame();
     }
     if (race.state === "finished") {
+      this.confirming = false;
       this.panel.innerHTML = this.resultsHtml();
       this.checkCommitment();
       if (mine && this.game.game === race.your_game) this.game.act("get_view");
     }
-    this.callbacks.showGame(mine && (race.state === "running" || race.state === "finished"));
+    if (focused) this.panel.querySelector(`[data-action="${focused}"]`)?.focus();
+    this.callbacks.showGame(mine && (race.state === "running" || race.state === "finished"), race.state);
+  }
+
+  /** Whether the player is still in the race: their game is being played. */
+  stillPlaying() {
+    const line = this.standings.get(this.connection.player?.id);
+    if (line?.finished || line?.resigned) return false;
+    return this.game.game !== this.race.your_game || this.game.view?.status === "playing";
+  }
+
+  /** Show (or take back) "Give up this race?" in place of the button. */
+  askToResign(asking) {
+    this.confirming = asking;
+    this.changed();
+    if (asking) focusAnswer(this.panel);
+    else this.panel.querySelector('[data-action="resign"]')?.focus();
+  }
+
+  /** Give up: the reply's view ends the game on the board (its buttons with it). */
+  async resign() {
+    this.confirming = false;
+    await this.game.act("resign");
+    if (this.race) this.changed();
   }
 
   async loadGame() {
@@ -147,6 +179,7 @@ export class RaceScreen {
       undo: race.settings.allow_undo,
       hints: race.settings.allow_hints,
       solver: race.settings.solver_help,
+      giveUp: true,
     });
   }
 
@@ -169,9 +202,9 @@ export class RaceScreen {
       );
     if (action === "start") request("start_race");
     if (action === "leave") request("leave_race").then(() => this.callbacks.newRace());
-    if (action === "resign" && this.race.your_game) {
-      this.connection.request("resign", { game: this.race.your_game }).catch((e) => this.announce(e.message));
-    }
+    if (action === "resign" && this.race.your_game) this.askToResign(true);
+    if (action === "resign-no") this.askToResign(false);
+    if (action === "resign-yes" && this.race.your_game) this.resign();
     if (action === "copy") {
       navigator.clipboard?.writeText(inviteLink(id)).then(() => this.announce(t("copied")));
     }
@@ -215,8 +248,14 @@ export class RaceScreen {
   }
 
   runningHtml(mine) {
-    const resign = mine ? `<button data-action="resign">${t("giveUp")}</button>` : `<p>${t("spectating")}</p>`;
-    return `${this.header()}${this.standingsHtml()}<p class="actions">${resign}</p>`;
+    let actions = `<span>${t("spectating")}</span>`;
+    if (mine && !this.stillPlaying()) {
+      const line = this.standings.get(this.connection.player?.id);
+      actions = `<span data-out>${t(line?.finished || this.game.view?.status === "won" ? "youFinished" : "youGaveUp")}</span>`;
+    } else if (mine && this.confirming) {
+      actions = confirmHtml("resign", t("giveUpRace"), t("giveUpYes"), t("keepPlaying"));
+    } else if (mine) actions = `<button data-action="resign">${t("giveUp")}</button>`;
+    return `${this.header()}${this.standingsHtml()}<p class="actions">${actions}</p>`;
   }
 
   standingsHtml() {

@@ -5,6 +5,9 @@
 //   day's board, once the player's own ranked attempt is over (the server's rule);
 // - a practice game's (`#replay=game:<id>`): the player's game and the solver's win from
 //   the same deal, when the server's solver found one (alone otherwise).
+// Step n shows each game n moves in, on the line it kept: a hint changes nothing and an
+// undo takes its move back, so neither is a step (keptLine), and two games stepped
+// together stay move for move side by side whatever help either player asked for.
 // A record with its seed is rebuilt step by step in the page (rules.js, held move for move
 // to the engine), so stepping costs no request. A daily attempt's seed stays sealed until
 // its day closes (it would show the face-down cards): then each step's view is the
@@ -40,23 +43,27 @@ export class ReplayScreen {
     });
   }
 
-  /** Load race ``id``'s replays: the player's game, and the winner's if another's. */
+  /** Load race ``id``'s replays: the player's game beside the winner's, or, when
+   * nobody finished, beside the best placed other player's. */
   async open(id) {
     this.loading();
     const result = await this.connection.request("race_result", { race: id });
     const me = this.connection.player?.id;
-    const winner = result.ranking.find((line) => line.finished) ?? result.ranking[0];
+    const winner = result.ranking.find((line) => line.finished);
+    const other = winner ?? result.ranking.find((line) => line.player !== me);
     const players = [];
     if (result.games[me] !== undefined) players.push(me);
-    if (winner && winner.player !== me) players.push(winner.player);
+    if (other && other.player !== me) players.push(other.player);
     const records = await Promise.all(
       players.map((player) => this.connection.request("replay", { game: result.games[player] })),
     );
-    const games = records.map((record) =>
-      record.player === me
-        ? this.line(record, t("yourGame"), "mine")
-        : this.line(record, t("winnersGame", { name: record.name }), "winner"),
-    );
+    const games = records.map((record) => {
+      if (record.player === me) return this.line(record, t("yourGame"), "mine");
+      const name = winner
+        ? t("winnersGame", { name: record.name })
+        : t("placedGame", { name: record.name, rank: other.rank });
+      return this.line(record, name, winner ? "winner" : "placed");
+    });
     this.show(`${t("replayTitle", { id })} · ${escape(variantName(result.variant))}`, games);
   }
 
@@ -85,16 +92,20 @@ export class ReplayScreen {
     this.show(title, games);
   }
 
-  /** One game to show: its views rebuilt here from its seed, or the server's by step. */
+  /** One game to show: its views rebuilt here from its seed, or the server's by step;
+   * step n is the view after ``kept[n]`` actions. */
   line(record, name, which, actions = record.actions) {
-    const length = actions.length + 1;
+    const kept = keptLine(actions);
+    const length = kept.length;
+    const help = helpText(actions);
+    const caption = help ? `${name} · ${help}` : name;
     if (record.seed !== null) {
       const views = steps(record, actions);
-      return { name, which, length, viewAt: (step) => views[Math.min(step, length - 1)] };
+      return { name: caption, which, length, viewAt: (step) => views[kept[Math.min(step, length - 1)]] };
     }
     const asked = new Map();
     const viewAt = (step) => {
-      const n = Math.min(step, length - 1);
+      const n = kept[Math.min(step, length - 1)];
       if (!asked.has(n)) {
         const reply = this.connection.request("replay", { game: record.game, step: n });
         const forget = (error) => {
@@ -105,7 +116,7 @@ export class ReplayScreen {
       }
       return asked.get(n);
     };
-    return { name, which, length, viewAt };
+    return { name: caption, which, length, viewAt };
   }
 
   loading() {
@@ -192,7 +203,29 @@ export class ReplayScreen {
   }
 }
 
-/** The view before the first action and after each one (a hint or an undo is a step). */
+/** The number of actions after which each step of the line a game kept stands: step 0
+ * before any, step n after the n-th move not taken back. A hint changes nothing; an
+ * undo gives back the position before its move, so the line is the moves left standing. */
+export function keptLine(actions) {
+  const line = [];
+  actions.forEach((action, i) => {
+    if (action === "undo") line.pop();
+    else if (action !== "hint") line.push(i + 1);
+  });
+  return [0, ...line];
+}
+
+/** "2 undos, 1 hint": the help a game asked for, shown beside its name ("" for none). */
+function helpText(actions) {
+  const undos = actions.filter((a) => a === "undo").length;
+  const hints = actions.filter((a) => a === "hint").length;
+  const parts = [];
+  if (undos) parts.push(t("undosCount", { n: undos }));
+  if (hints) parts.push(t("hintsCount", { n: hints }));
+  return parts.join(", ");
+}
+
+/** The view before the first action and after each one. */
 function steps(record, actions) {
   const game = new LocalGame(record.variant, BigInt(record.seed), record.options);
   const views = [game.view()];

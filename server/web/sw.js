@@ -11,6 +11,7 @@ const FILES = [
   "/",
   "/app.js",
   "/board.js",
+  "/confirm.js",
   "/connection.js",
   "/daily.js",
   "/deal.js",
@@ -28,6 +29,8 @@ const FILES = [
   "/rules.js",
   "/style.css",
   "/sw.js",
+  "/texts-de.js",
+  "/texts-en.js",
 ];
 
 self.addEventListener("install", (event) => {

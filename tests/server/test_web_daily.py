@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from arena_client import Connect
 from playwright.async_api import Browser
-from web_browser import DESKTOP, board_ready, browser, open_page, page_url, snapshot
+from web_browser import DESKTOP, board_ready, browser, give_up, open_page, page_url, snapshot
 
 from server.transport.app import ArenaServer
 
@@ -36,7 +36,7 @@ async def test_a_ranked_daily_attempt_and_the_board(
     await page.wait_for_selector("#board .hinted")
     await snapshot(page, "daily-desktop")
 
-    await page.click('[data-action="daily-resign"]')
+    await give_up(page, "daily-resign")
     await page.wait_for_selector("[data-daily-board] tbody tr >> nth=1")
     rows = await page.eval_on_selector_all(
         "[data-daily-board] tbody tr", "rows => rows.map(r => r.textContent)"

@@ -17,7 +17,7 @@ from arena_client import Connect
 from playwright.async_api import Browser
 from test_leaderboard_protocol import store_todays_deal
 from test_web_replay import SEED, columns_of, expected, replay_board, step_shown
-from web_browser import DESKTOP, board_ready, browser, open_page, page_url, snapshot
+from web_browser import DESKTOP, board_ready, browser, give_up, open_page, page_url, snapshot
 
 from engine import new_game, replay
 from engine.solver import solve
@@ -45,7 +45,7 @@ async def test_a_finished_daily_replays_beside_the_days_best(
     await board_ready(page, moves=0)
     await page.click('#board .card.back[data-pile="s"]')
     await board_ready(page, moves=1)
-    await page.click('[data-action="daily-resign"]')
+    await give_up(page, "daily-resign")
     await page.wait_for_selector("[data-replay-game]")
 
     await page.click("[data-replay-game]")

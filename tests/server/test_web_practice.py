@@ -23,6 +23,7 @@ from web_browser import (
     open_page,
     page_url,
     play_by_taps,
+    server_said,
     snapshot,
     tap,
     top_card,
@@ -135,6 +136,59 @@ async def test_a_tapped_card_lights_its_targets(browser: Browser, server: ArenaS
     await tap(page, card_selector("c1", card))
     await moves_shown(page, 1)
     await page.wait_for_selector(card_selector(suit_pile, card))
+
+
+async def test_a_double_click_plays_one_tap(browser: Browser, server: ArenaServer) -> None:
+    """A double click on a card is its tap and no more: the second click waits for the
+    reply, and then lands where the card was; no move is sent twice, no error shown."""
+    game = new_game("klondike", seed=1)
+    page = await practice(browser, server, "klondike", 1, viewport=DESKTOP)
+    for column in range(1, 8):
+        view: Any = game.view()
+        card = top_card(game, column)
+        moves = [m for m in view["legal_moves"].get(str(column), []) if ":" not in m]
+        await page.dblclick(card_selector(f"c{column}", card), position={"x": 10, "y": 6})
+        if len(moves) == 1:
+            game.play(moves[0])  # the first click plays it
+        elif moves:
+            game.play(game.parse(f"{column}:1"))  # selected, then sent by the one-tap rule
+        await moves_shown(page, game.counters["moves"])
+        await page.wait_for_timeout(500)  # a second move or an error would be in by now
+        assert await page.inner_text("[data-counter=moves]") == str(game.counters["moves"])
+        assert server_said(page, "error") == [], column
+        assert_same_board(await drawn_board(page), game)
+    assert game.counters["moves"] >= 2
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_counts_are_said_in_the_singular_and_the_plural(
+    browser: Browser, server: ArenaServer
+) -> None:
+    game = new_game("klondike", seed=3)  # column 1's Ace of diamonds may go home
+    page = await practice(browser, server, "klondike", 3, viewport=DESKTOP)
+    await page.click('#board .card.back[data-pile="s"]')
+    await moves_shown(page, 1)
+    game.play("d")
+    top: Any = game.view()["waste"]
+    waste = await page.get_attribute('#board .slot[data-pile="w"]', "aria-label")
+    assert waste == f"Waste, 1 card, top {card_name(top['visible'][-1])}"
+    stock = await page.get_attribute('#board .slot[data-pile="s"]', "aria-label")
+    assert stock == "Stock, 23 cards"
+    await page.keyboard.press("1")
+    await page.keyboard.press("f")
+    await moves_shown(page, 2)
+    home = await page.get_attribute('#board .slot[data-pile="f2"]', "aria-label")
+    assert home == "Foundation 2, 1 card, top Ace of diamonds"
+
+    await page.click("#lang")
+    home = await page.get_attribute('#board .slot[data-pile="f2"]', "aria-label")
+    assert home == "Ablage 2, 1 Karte, oben Karo Ass"
+
+
+def card_name(code: str) -> str:
+    ranks = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    return f"{ranks.get(code[:-1], code[:-1])} of {suits[code[-1]]}"
 
 
 async def test_drag_and_drop(browser: Browser, server: ArenaServer) -> None:

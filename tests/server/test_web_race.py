@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from arena_client import Connect
 from playwright.async_api import Browser, Page
-from web_browser import DESKTOP, PHONE, board_ready, browser, open_page, page_url, snapshot
+from web_browser import DESKTOP, PHONE, board_ready, browser, give_up, open_page, page_url, snapshot
 
 from engine import new_game
 from engine.deal import deal_code
@@ -64,7 +64,7 @@ async def test_a_whole_race_from_the_invite_link_to_the_ranking(
     )
 
     await snapshot(page, "race-running-desktop")
-    await page.click('[data-action="resign"]')
+    await give_up(page)
     await page.wait_for_selector("table.ranking")
     await page.wait_for_selector("[data-commitment].ok")
     await snapshot(page, "race-results-desktop")
@@ -128,7 +128,7 @@ async def test_a_race_created_in_the_page(
     await page.wait_for_function(
         "() => document.querySelector('.standings')?.textContent.includes('gave up')"
     )
-    await page.click('[data-action="resign"]')
+    await give_up(page)
     await page.wait_for_selector("table.ranking")
     assert await page.locator("table.ranking tbody tr").count() == 2
     await snapshot(page, "race-results-phone")

@@ -12,7 +12,7 @@ from typing import Any
 
 from arena_client import Client, Connect
 from playwright.async_api import Browser, Page
-from web_browser import DESKTOP, PHONE, board_ready, browser, open_page, page_url, snapshot
+from web_browser import DESKTOP, PHONE, board_ready, browser, give_up, open_page, page_url, snapshot
 
 from engine import new_game, replay
 from engine.solver import solve
@@ -52,7 +52,7 @@ async def finished_race(
     bob_actions = [m.notation() for m in solve(game.rules, game.position).moves]
     for text in bob_actions:
         await bob.ok("move", game=created["race"]["your_game"], text=text)
-    await page.click('[data-action="resign"]')
+    await give_up(page)
     await page.wait_for_selector("table.ranking")
     return Finished(page, bob, race_id, bob_actions, ["d", "d"])
 
@@ -159,4 +159,94 @@ async def test_replays_stack_on_a_phone(
     winner = await page.locator('[data-replay-board="winner"]').bounding_box()
     assert mine is not None and winner is not None and winner["y"] >= mine["y"] + mine["height"]
     await snapshot(page, "replay-phone")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_hints_and_undos_are_not_steps(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    """Step n shows both games n moves in: the page's game asked a hint and took a
+    move back, and still stands beside the winner's move for move."""
+    bob = await connect(name="Bob")
+    created = await bob.ok(
+        "create_race", variant="klondike", seed=SEED, countdown_s=0, allow_hints=True
+    )
+    race_id = created["race"]["race"]
+    page = await open_page(browser, page_url(server.url, f"#race={race_id}"), DESKTOP)
+    await page.wait_for_function("() => document.querySelectorAll('.standings li').length === 2")
+    await bob.ok("start_race", race=race_id)
+    await board_ready(page, moves=0)
+    await page.click('#board .card.back[data-pile="s"]')
+    await board_ready(page, moves=1)
+    await page.click("#hint")
+    await page.wait_for_selector("#board .hinted")
+    await page.click('#board .card.back[data-pile="s"]')
+    await board_ready(page, moves=2)
+    await page.click("#undo")
+    await board_ready(page, moves=1)
+    await page.click('#board .card.back[data-pile="s"]')
+    await board_ready(page, moves=2)
+    game = new_game("klondike", seed=SEED)
+    bob_actions = [m.notation() for m in solve(game.rules, game.position).moves]
+    for text in bob_actions:
+        await bob.ok("move", game=created["race"]["your_game"], text=text)
+    await give_up(page)
+    await page.wait_for_selector("table.ranking")
+    result = await bob.ok("race_result", race=race_id)
+    mine = await bob.ok("replay", game=result["games"][str(page_player(result, bob))])
+    assert mine["actions"] == ["d", "hint", "d", "undo", "d"]  # as the server keeps them
+
+    await page.click('[data-action="replay"]')
+    await page.wait_for_selector('[data-replay-board="winner"] .card')
+    captions = await page.eval_on_selector_all("figcaption", "els => els.map(e => e.textContent)")
+    assert captions == ["Your game · 1 undo, 1 hint", "Bob, the winner"]
+    total = len(bob_actions)
+    for n in (1, 2, 3):
+        await page.click('[data-step="next"]')
+        await step_shown(page, n, total)
+        assert columns_of(await replay_board(page, "winner")) == expected(bob_actions[:n])
+        mine_shown = await replay_board(page, "mine")
+        assert columns_of(mine_shown) == expected(["d", "d"][:n])
+        waste = expected_waste(["d", "d"][:n])
+        assert mine_shown["piles"].get("w", [])[-1:] == waste
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def page_player(result: dict[str, Any], bob: Client) -> int:
+    """The other player of a race of two: the page's guest."""
+    bob_id = bob.welcome["player"]["id"]
+    return next(int(p) for p in result["games"] if int(p) != bob_id)
+
+
+def expected_waste(actions: list[str]) -> list[str]:
+    view: Any = replay("klondike", SEED, {}, actions).view()
+    return list(view["waste"]["visible"][-1:])
+
+
+async def test_when_nobody_finished_nobody_is_called_the_winner(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    bob = await connect(name="Bob")
+    created = await bob.ok("create_race", variant="klondike", seed=SEED, countdown_s=0)
+    race_id = created["race"]["race"]
+    page = await open_page(browser, page_url(server.url, f"#race={race_id}"), DESKTOP)
+    await page.wait_for_function("() => document.querySelectorAll('.standings li').length === 2")
+    await bob.ok("start_race", race=race_id)
+    await board_ready(page, moves=0)
+    bob_game = created["race"]["your_game"]
+    for _ in range(3):
+        await bob.ok("move", game=bob_game, text="d")
+    await bob.ok("resign", game=bob_game)
+    await give_up(page)
+    await page.wait_for_selector("table.ranking")
+    result = await bob.ok("race_result", race=race_id)
+    assert not any(line["finished"] for line in result["ranking"])
+    bob_line = next(line for line in result["ranking"] if line["name"] == "Bob")
+
+    await page.click('[data-action="replay"]')
+    await page.wait_for_selector('[data-replay-board="placed"] .card')
+    captions = await page.eval_on_selector_all("figcaption", "els => els.map(e => e.textContent)")
+    assert captions == ["Your game", f"Bob, place {bob_line['rank']} (nobody finished)"]
+    assert "winner" not in await page.inner_text("#replay-panel")
+    await step_shown(page, 0, 3)
     assert page.errors == []  # type: ignore[attr-defined]

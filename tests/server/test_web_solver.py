@@ -45,7 +45,11 @@ async def test_still_winnable_and_jump_back(
     game.play(LOST_LINE[-1])
     await board_ready(page, moves=game.counters["moves"])
     await page.wait_for_selector("#jump-back:visible", timeout=60_000)
-    assert (await page.inner_text("#message")).startswith("Lost: no win from here.")
+    lost = await page.inner_text("#message")
+    # Practice has no Give up button, so the way out it names is a new game.
+    assert lost == (
+        "Lost: no win from here. Undo, jump back to the last winnable move, or start a new game."
+    )
     await snapshot(page, "practice-lost-desktop")
 
     lost_at = game.counters["moves"]
@@ -54,6 +58,8 @@ async def test_still_winnable_and_jump_back(
     shown = int(await page.inner_text("[data-counter=moves]"))
     back = lost_at - shown
     assert back > 0
+    said = await page.inner_text("#message")
+    assert said.endswith(f"({back} move{'' if back == 1 else 's'} taken back).")
     for _ in range(back):
         game.undo()
     assert_same_board(await drawn_board(page), game)

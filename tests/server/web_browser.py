@@ -10,6 +10,7 @@ name no other folder uses.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import AsyncIterator
@@ -47,8 +48,18 @@ async def open_page(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors  # type: ignore[attr-defined]
+    # What the server told the page, every frame of its WebSockets (server_said).
+    frames: list[str | bytes] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda f: frames.append(f)))
+    page.frames_received = frames  # type: ignore[attr-defined]
     await page.goto(url)
     return page
+
+
+def server_said(page: Page, kind: str) -> list[dict[str, Any]]:
+    """The messages of type ``kind`` the page has received from the server so far."""
+    messages = [json.loads(frame) for frame in page.frames_received]  # type: ignore[attr-defined]
+    return [message for message in messages if message.get("type") == kind]
 
 
 def page_url(ws_url: str, fragment: str = "") -> str:
@@ -132,3 +143,9 @@ async def play_by_taps(page: Page, view: dict[str, Any], text: str) -> None:
         await page.wait_for_selector("#board .slot.target")
         pile = '^="f"' if target == "f" else f'="c{target}"'
         await page.click(f"#board .slot.target[data-pile{pile}]", force=True)
+
+
+async def give_up(page: Page, action: str = "resign") -> None:
+    """Give up as a player does: the button, then "Yes, give up" in its question."""
+    await page.click(f'[data-action="{action}"]')
+    await page.click(f'[data-action="{action}-yes"]')
