@@ -174,3 +174,22 @@ def rate_solo(player: Skill, deal: Skill, won: bool) -> tuple[Skill, Skill]:
     """A solo ranked game is a game of the player against the deal: the winner ahead."""
     after = rate([player, deal], [1, 2] if won else [2, 1])
     return after[0], after[1]
+
+
+def rate_finishes(lines: Sequence[Finish], before: Mapping[int, Skill]) -> dict[int, Placed]:
+    """A race's rating: each rated player's place and skill after it, from the stored
+    result lines and the skills before it (new players absent). Empty when fewer than
+    two players may be rated (the race changes nobody's rating)."""
+    placed = places(lines)
+    if len(placed) < 2:
+        return {}
+    after = rate_race(before, placed)
+    return {player: Placed(placed[player], after[player]) for player in placed}
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A rated player's place in a game and their skill after it."""
+
+    place: int
+    skill: Skill

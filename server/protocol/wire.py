@@ -71,6 +71,12 @@ from server.protocol.races import (
     Resume,
     StartRace,
 )
+from server.protocol.ratings import (
+    GetRaceRatings,
+    PlayerRatings,
+    PlayerRatingsReply,
+    RaceRatings,
+)
 
 ClientMessage = (
     Hello
@@ -103,6 +109,8 @@ ClientMessage = (
     | AllTimeBoard
     | MyGames
     | OpenRaces
+    | GetRaceRatings
+    | PlayerRatings
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -127,6 +135,8 @@ ServerMessage = (
     | AllTimeReply
     | MyGamesReply
     | OpenRacesReply
+    | RaceRatings
+    | PlayerRatingsReply
 )
 
 

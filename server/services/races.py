@@ -37,6 +37,7 @@ from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, NotFoundError, RaceError
 from server.services.games import GameCache
 from server.services.lease import RaceLeases
+from server.services.ratings import Ratings
 from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
@@ -71,8 +72,10 @@ class RaceService:
         place: Place,
         leases: RaceLeases,
         relay: Relay,
+        ratings: Ratings,
     ) -> None:
         self.storage = storage
+        self.ratings = ratings
         self.leases = leases
         self.relay = relay
         self.fair_play = fair_play
@@ -269,6 +272,7 @@ class RaceService:
                 winners = [r.game_id for r in room.race.racers.values() if r.finished]
                 if winners:
                     self.fair_play.review_soon(winners)
+                self.ratings.race_ended(room.race_id, room.watchers)  # if rated, rate it
 
     async def _relay(
         self,

@@ -20,6 +20,7 @@ from server.services.lease import RaceLeases
 from server.services.listings import Listings
 from server.services.play import GameService
 from server.services.races import RaceService
+from server.services.ratings import Ratings
 from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
@@ -29,6 +30,7 @@ from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
+from server.store.ratings import RatingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
 
@@ -56,10 +58,12 @@ class Services:
     dailies: Dailies
     boards: Leaderboard
     listings: Listings
+    ratings: Ratings
 
     async def close(self) -> None:
-        """Let reviews under way finish; stop the solver's worker processes."""
+        """Let reviews and ratings under way finish; stop the solver's worker processes."""
         await self.fair_play.close()
+        await self.ratings.close()
         self.solver.close()
 
 
@@ -79,8 +83,9 @@ def build_services(
     fair_play = FairPlay(storage, Reviews(storage.pool))
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
     relay = Relay(storage.pool)
+    ratings = Ratings(RatingStore(storage.pool), BoardStore(storage.pool), clock)
     races = RaceService(
-        storage, committer, games, solver, fair_play, config, clock, place, leases, relay
+        storage, committer, games, solver, fair_play, config, clock, place, leases, relay, ratings
     )
     play = GameService(
         storage, committer, games, races, fair_play, solver_help, winnability, metrics, clock
@@ -102,4 +107,5 @@ def build_services(
         dailies=dailies,
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
+        ratings=ratings,
     )
