@@ -12,7 +12,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import asyncpg
 
@@ -23,6 +23,9 @@ from server.store.database import (
     redact,
 )
 from server.store.migrations import MIGRATIONS_DIR, MigrationError, migrate
+
+if TYPE_CHECKING:
+    from server.store.rating_rebuild import Rebuilt
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -136,11 +139,51 @@ def run_solve(args: argparse.Namespace) -> int:
     return status
 
 
+def add_ratings(subparsers: Subparsers) -> None:
+    """``solitaire ratings rebuild``: recompute every rating from the stored results."""
+    parser = subparsers.add_parser(
+        "ratings",
+        help="recompute the ratings from the stored results",
+        description="rebuild: recompute every player's (and deal's) rating by replaying, "
+        "in order, every rated game of the ledger against the stored results, and store "
+        "the numbers (docs/ratings.md). Safe while servers run: each rating pool is "
+        "rebuilt in one transaction under the lock that live rating takes.",
+    )
+    parser.add_argument("action", choices=["rebuild"])
+    add_database_options(parser)
+    parser.set_defaults(run=run_ratings)
+
+
+def run_ratings(args: argparse.Namespace) -> int:
+    try:
+        rebuilt = asyncio.run(_rebuild_ratings(args.database_url, args.data_dir))
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, MigrationError) as error:
+        where = redact(args.database_url) if args.database_url else "the embedded PostgreSQL"
+        print(f"solitaire ratings: cannot use {where}: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"solitaire ratings: rebuilt {rebuilt.pools} pools: {rebuilt.games} rated games, "
+        f"{rebuilt.ratings} ratings; {rebuilt.differing} stored numbers differed"
+    )
+    return 0
+
+
+async def _rebuild_ratings(url: str | None, data_dir: Path) -> Rebuilt:
+    from server.core.ratings import rate_finishes
+    from server.store.rating_rebuild import rebuild
+
+    async with provide_database(url, data_dir) as database_url:
+        await migrate(database_url)
+        async with asyncpg.create_pool(database_url, min_size=1, max_size=2) as pool:
+            return await rebuild(pool, rate_finishes)
+
+
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     add_migrate,
     add_serve,
     add_bot,
     add_solve,
+    add_ratings,
 )
 
 

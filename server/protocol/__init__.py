@@ -10,6 +10,7 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
 
     envelope   the envelope, hello/welcome, set_profile/profile, error, players and standings
     races      race requests, race state and race events
+    ratings    ratings: a race's rating changes, a player's ratings and history
     games      game requests, the view reply, the winnability verdict
     boards     daily deals, leaderboards, statistics, history, listings
     archive    the past days with a daily deal
@@ -308,6 +309,27 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     StartRace as StartRace,
+)
+from server.protocol.ratings import (
+    GetRaceRatings as GetRaceRatings,
+)
+from server.protocol.ratings import (
+    PlayerRatings as PlayerRatings,
+)
+from server.protocol.ratings import (
+    PlayerRatingsReply as PlayerRatingsReply,
+)
+from server.protocol.ratings import (
+    PoolRating as PoolRating,
+)
+from server.protocol.ratings import (
+    RaceRatings as RaceRatings,
+)
+from server.protocol.ratings import (
+    RatingChange as RatingChange,
+)
+from server.protocol.ratings import (
+    RatingPoint as RatingPoint,
 )
 from server.protocol.view import (
     Column as Column,

@@ -72,6 +72,12 @@ from server.protocol.races import (
     Resume,
     StartRace,
 )
+from server.protocol.ratings import (
+    GetRaceRatings,
+    PlayerRatings,
+    PlayerRatingsReply,
+    RaceRatings,
+)
 
 ClientMessage = (
     Hello
@@ -105,6 +111,8 @@ ClientMessage = (
     | MyGames
     | OpenRaces
     | DailyArchive
+    | GetRaceRatings
+    | PlayerRatings
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -130,6 +138,8 @@ ServerMessage = (
     | MyGamesReply
     | OpenRacesReply
     | DailyArchiveReply
+    | RaceRatings
+    | PlayerRatingsReply
 )
 
 

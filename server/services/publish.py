@@ -22,6 +22,7 @@ from server import protocol as p
 from server.core.reports import Report, reports_of
 from server.core.session import MoveRow
 from server.protocol.errors import ArenaError
+from server.services.ratings import Ratings
 from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
@@ -47,12 +48,14 @@ class RacePublisher:
         relay: Relay,
         watchers: Watchers,
         fair_play: FairPlay,
+        ratings: Ratings,
         clock: Callable[[], int],
     ) -> None:
         self.committer = committer
         self.relay = relay
         self.watchers = watchers
         self.fair_play = fair_play
+        self.ratings = ratings
         self.clock = clock
         # Set when a race's clock deadline may have changed: the race clock looks again.
         self.clock_changed = asyncio.Event()
@@ -98,6 +101,8 @@ class RacePublisher:
                 winners = [r.game_id for r in room.race.racers.values() if r.finished]
                 if winners:
                     self.fair_play.review_soon(winners)
+                # If rated, the race is rated and its watchers here told the changes.
+                self.ratings.race_ended(room.race_id, self.watchers.of(room.race_id))
 
     async def tick(self, room: RaceRoom) -> None:
         """What the race's clock says now (a countdown's end, a time limit), published."""

@@ -40,6 +40,10 @@ class Watchers:
         """Whether anybody here watches the race."""
         return race_id in self._by_race
 
+    def of(self, race_id: int) -> frozenset[Subscriber]:
+        """The race's watchers here now."""
+        return frozenset(self._by_race.get(race_id, ()))
+
     def send(self, race_id: int, messages: list[p.Event]) -> None:
         """Push committed events to every watcher of the race (never waiting for a slow
         one): each encoded once, the same bytes to every watcher."""

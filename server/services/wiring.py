@@ -25,6 +25,7 @@ from server.services.play import GameService
 from server.services.publish import RacePublisher
 from server.services.race_clock import RaceClock
 from server.services.races import RaceService
+from server.services.ratings import Ratings
 from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
@@ -36,6 +37,7 @@ from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
+from server.store.ratings import RatingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
 
@@ -70,10 +72,12 @@ class Services:
     boards: Leaderboard
     listings: Listings
     archive: DailyArchive
+    ratings: Ratings
 
     async def close(self) -> None:
-        """Let reviews under way finish; stop the solver's worker processes."""
+        """Let reviews and ratings under way finish; stop the solver's worker processes."""
         await self.fair_play.close()
+        await self.ratings.close()
         self.solver.close()
 
 
@@ -93,7 +97,8 @@ def build_services(
     fair_play = FairPlay(storage, Reviews(storage.pool))
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
     relay = Relay(storage.pool)
-    publisher = RacePublisher(committer, relay, Watchers(), fair_play, clock)
+    ratings = Ratings(RatingStore(storage.pool), BoardStore(storage.pool), clock)
+    publisher = RacePublisher(committer, relay, Watchers(), fair_play, ratings, clock)
     hosting = RaceHosting(storage, games, leases, publisher, publisher.watchers, config, clock)
     races = RaceService(storage, games, solver, config, clock, place, leases, hosting, publisher)
     play = GameService(
@@ -132,4 +137,5 @@ def build_services(
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
         archive=DailyArchive(ArchiveStore(storage.pool), clock, daily_limit_ms),
+        ratings=ratings,
     )

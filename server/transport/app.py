@@ -124,6 +124,7 @@ class ArenaServer:
         self._tasks.append(asyncio.create_task(services.race_clock.run(), name="race-clock"))
         reviews = services.fair_play.review_pending()  # what a stop left unreviewed
         self._tasks.append(asyncio.create_task(reviews, name="fair-play-review"))
+        self._tasks.append(asyncio.create_task(services.ratings.run(), name="ratings"))
         checks = services.winnability.run()
         self._tasks.append(asyncio.create_task(checks, name="winnability-checks"))
         if self.config.daily_prepare_ahead:

@@ -62,6 +62,8 @@ def routes(s: Services) -> Routes:
             p.AllTimeBoard: lambda who, m, sub: s.boards.all_time(who, m),
             p.MyGames: lambda who, m, sub: s.listings.my_games(who, m),
             p.DailyArchive: lambda who, m, sub: s.archive.days(who, m),
+            p.GetRaceRatings: lambda who, m, sub: s.ratings.race_ratings(who, m),
+            p.PlayerRatings: lambda who, m, sub: s.ratings.player_ratings(who, m),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),
