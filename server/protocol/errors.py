@@ -26,6 +26,8 @@ tree to the classes and to every code the server raises:
     ├── DailyError                 daily deals, leaderboards and replays
     │       deal_not_ready, day_not_open, deal_live, attempt_not_over,
     │       race_not_finished
+    ├── TournamentError            the arena does not allow it (``arena_state`` names the state)
+    │       arena_state, arena_joined, not_in_arena
     ├── ConflictError              another connection moved first
     │       conflict
     └── UnavailableError           the database did not answer
@@ -276,6 +278,26 @@ class DailyError(ArenaError):
         "race_not_finished": (
             "Race {race} is not finished yet.",
             "Das Rennen {race} ist noch nicht beendet.",
+        ),
+    }
+
+
+class TournamentError(ArenaError):
+    """An arena tournament's state does not allow the request (docs/arena.md)."""
+
+    code = "arena_state"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "arena_state": (
+            "The arena is {state}; {action} is not possible now.",
+            "Die Arena ist im Zustand {state}; {action} ist jetzt nicht möglich.",
+        ),
+        "arena_joined": (
+            "You are already in this arena.",
+            "Du bist schon in dieser Arena.",
+        ),
+        "not_in_arena": (
+            "You are not in this arena.",
+            "Du bist nicht in dieser Arena.",
         ),
     }
 
