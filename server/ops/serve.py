@@ -70,12 +70,29 @@ def run_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         log_json=args.log_json,
     )
+    if config.hosts > 1 and config.nats_url is None:
+        print(
+            f"solitaire serve: {config.hosts} hosts need one NATS for their race events: "
+            "set SOLITAIRE_NATS_URL on every host",
+            file=sys.stderr,
+        )
+        return 1
+    from nats.errors import NoServersError
+
+    from server.transport.broker import NoNatsServer
+
     try:
         if config.processes > 1:
             from server.transport.processes import serve_processes
 
             return run_event_loop(serve_processes(config))
         run_event_loop(run(config))
+    except NoNatsServer as error:
+        print(f"solitaire serve: {error}", file=sys.stderr)
+        return 1
+    except NoServersError:
+        print(f"solitaire serve: NATS does not answer at {config.nats_url}", file=sys.stderr)
+        return 1
     except OSError as error:
         if error.errno not in UNUSABLE_ADDRESS:
             raise

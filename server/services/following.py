@@ -1,10 +1,13 @@
 """What other processes say about the races held here, and what the owner makes of it.
 
-A mirror follows its race's events as the owner stored them (``catch_up``): it takes the
-standings of progress events into its copy, and any other event has it reread the race.
-The owner turns mirrors' reports (server/core/reports.py) into the race's events
-(``reported``), and looks in the database for what reports lost with their sender did
-not say (``recheck``).
+A process hears the owner's events as they are sent (``received``, server/services/relay.py)
+and passes each on to its watchers as it came; one that finds an event missing (a gap in
+the numbers: a message lost, or sent before this process listened) reads what it missed
+from the database first (``catch_up``), the durable log. A mirror takes the standings of
+progress events into its copy, and any other event has it reread the race. The owner
+turns mirrors' reports (server/core/reports.py) into the race's events (``reported``),
+and looks in the database for what reports lost with their sender did not say
+(``recheck``), as every process does for events it may have missed.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import structlog
 
 from server import protocol as p
@@ -22,10 +26,17 @@ from server.protocol.errors import ArenaError
 from server.services.games import GameCache
 from server.services.hosting import RaceHosting, stored_events
 from server.services.publish import RacePublisher
+from server.services.rooms import RaceRoom
 from server.store.pool import to_ms
 from server.store.storage import Storage
 
 log = structlog.get_logger(__name__)
+
+# Events of one race read at once when catching up without knowing how many were missed;
+# a race with more gets the rest at its next look.
+CATCH_UP_EVENTS = 500
+
+_event = msgspec.json.Decoder(p.Event)
 
 
 class RaceFollowing:
@@ -44,6 +55,43 @@ class RaceFollowing:
         self.hosting = hosting
         self.publisher = publisher
         self.clock = clock
+
+    async def received(self, race_id: int, frame: bytes) -> None:
+        """An event the race's owner sent (as its watchers' frame): passed on to the
+        watchers here as it is, after the events before it, read from the database if
+        they did not come."""
+        room = self.hosting.rooms.get(race_id)
+        if room is None:
+            return
+        message = _event.decode(frame)
+        if message.seq <= room.sent:
+            return  # read from the database already
+        if message.seq > room.sent + 1:
+            await self.catch_up([(race_id, message.seq)])
+            return
+        room.sent_up_to([message])
+        self.hosting.watchers.send_frames(race_id, [frame])
+        self._follow(room, [message])
+
+    def noted(self, reports: list[Report]) -> None:
+        """The owner's notes: a game's log grew (a copy cached here is behind), or the
+        race was parked (this copy is behind: the next request reads it again)."""
+        rooms = self.hosting.rooms
+        for report in reports:
+            self._forget_if_behind(report)
+            if report.reread and report.race in rooms:
+                rooms[report.race].stale = True
+
+    async def catch_up_all(self) -> None:
+        """Read what may have been missed of every race held here (after a time when
+        nothing could be heard), and send it on."""
+        await self.catch_up(
+            [
+                (race_id, room.sent + CATCH_UP_EVENTS)
+                for race_id, room in list(self.hosting.rooms.items())
+                if room.seq == room.sent  # else events of ours in flight: their commit tells
+            ]
+        )
 
     async def catch_up(self, notices: list[tuple[int, int]]) -> None:
         """Other processes stored events of races up to these ``(race, seq)`` pairs:
@@ -68,8 +116,12 @@ class RaceFollowing:
 
     def _caught_up(self, race_id: int, stored: list[p.Event]) -> None:
         room, events = self.hosting.send_new(race_id, stored)
-        if room is None:
-            return
+        if room is not None and events:
+            self._follow(room, events)
+
+    def _follow(self, room: RaceRoom, events: list[p.Event]) -> None:
+        """Another process's events of a race held here, sent on: a mirror's copy
+        follows them; an owner that sees another number its race has lost it."""
         room.seq = max(room.seq, room.sent)
         if room.owned:
             room.stale = True
@@ -105,8 +157,18 @@ class RaceFollowing:
     async def recheck(self) -> None:
         """Look in the database for players of races owned here who finished or gave up
         through another process whose report never came (it died right after its
-        commit), and count them now: else such a race could wait for its time limit."""
+        commit), and count them now: else such a race could wait for its time limit.
+
+        Then catch up the races mirrored here and watched from the database, for any
+        event whose message was lost with nothing after it to show the gap.
+        """
         rooms = self.hosting.rooms
+        watched = [
+            (room.race_id, room.sent + CATCH_UP_EVENTS)
+            for room in rooms.values()
+            if not room.owned and room.race_id in self.hosting.watchers
+        ]
+        await self.catch_up(watched)
         running = [
             room.race_id
             for room in rooms.values()

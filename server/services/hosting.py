@@ -96,9 +96,9 @@ class RaceHosting:
         if current is not None and not current.stale:
             return current  # another request rebuilt it meanwhile
         if current is not None:
-            # What its watchers were sent so far: a notice's events may be on their way.
+            # What its watchers were sent so far: the owner's events may be on their way.
             room.sent = current.sent
-        self.rooms[race_id] = room
+        self.hold(room)
         if room.sent < record.last_seq:  # stored events the watchers here have not seen yet
             rows = await self.storage.events_after(race_id, room.sent, record.last_seq - room.sent)
             self.send_new(race_id, stored_events(race_id, rows))
@@ -190,7 +190,7 @@ class RaceHosting:
         self.watchers.add(room.race_id, subscriber)
         if room.race_id not in self.rooms:
             room.stale = True
-            self.rooms[room.race_id] = room
+            self.hold(room)
 
     def unwatch(self, subscriber: Subscriber) -> None:
         """Forget a subscriber whose connection closed."""
@@ -224,11 +224,29 @@ class RaceHosting:
             if room is not None:
                 room.owned = False
                 room.stale = True
+                self.publisher.relay.follow(race_id, owner=False)
+
+    def hold(self, room: RaceRoom) -> RaceRoom:
+        """Keep the room as the race's in this process, and hear of the race from the
+        other processes (as its owner or as a mirror)."""
+        self.rooms[room.race_id] = room
+        self.publisher.relay.follow(room.race_id, owner=room.owned)
+        return room
 
     def forget(self, race_id: int) -> None:
-        """The race leaves this process's memory (a request reads it again)."""
-        del self.rooms[race_id]
+        """The race leaves this process's memory (a request reads it again).
+
+        A mirror lets the racers' games it cached go too: it hears no more of the race,
+        so nor of moves made in those games elsewhere, and a copy kept would fall behind.
+        """
+        room = self.rooms.pop(race_id)
         self.publisher.played_elsewhere.pop(race_id, None)
+        self.publisher.relay.leave(race_id)
+        if not room.owned:
+            for racer in room.race.racers.values():
+                cached = self.games.peek(racer.game_id)
+                if cached is not None and not cached.lock.locked():
+                    self.games.forget(racer.game_id)
 
     def quiet(self, room: RaceRoom, now: int) -> bool:
         """Whether nothing happened in the race for ``idle_race_seconds`` and nobody
@@ -272,7 +290,8 @@ class RaceHosting:
                     if cached is not None and not cached.lock.locked():
                         self.games.forget(racer.game_id)
             parked = await self.leases.park(race_ids) if race_ids else []
-            self.publisher.relay.report([Report(race=race_id, reread=True) for race_id in parked])
+            for race_id in parked:
+                self.publisher.relay.note(race_id, [Report(race=race_id, reread=True)])
             if parked:
                 log.info("races_parked", races=len(parked))
         finally:

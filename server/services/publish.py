@@ -93,7 +93,7 @@ class RacePublisher:
             raise
         self._report_moves_elsewhere(room, moves)
         if messages:
-            self.send(room, messages)
+            self._tell(room, messages)
             if any(isinstance(e, _CLOCK_EVENTS) for e in events):
                 self.clock_changed.set()
             if any(isinstance(e, p.EndEvent) for e in events):
@@ -127,9 +127,17 @@ class RacePublisher:
                 await self.publish(room, race.end_if_all_done(now), now)
 
     def send(self, room: RaceRoom, messages: list[p.Event]) -> None:
-        """Committed events to the race's watchers here."""
+        """Stored events to the race's watchers here."""
         room.sent_up_to(messages)
         self.watchers.send(room.race_id, messages)
+
+    def _tell(self, room: RaceRoom, messages: list[p.Event]) -> None:
+        """The owner's events, just committed: to the watchers here and to every other
+        process that holds the race, each encoded once, the same bytes for all."""
+        room.sent_up_to(messages)
+        frames = [p.encode(message) for message in messages]
+        self.watchers.send_frames(room.race_id, frames)
+        self.relay.events(room.race_id, frames)
 
     async def send_progress(self, rooms: list[RaceRoom], now: int) -> None:
         """The progress due in these running races, committed together, then sent.
@@ -157,7 +165,7 @@ class RacePublisher:
             log.error("race_progress_failed", races=len(sending), error=err.code)
             return
         for room, messages in sending:
-            self.send(room, messages)
+            self._tell(room, messages)
 
     async def _relay(
         self,
@@ -175,20 +183,21 @@ class RacePublisher:
         except ArenaError:
             room.stale = room.failed = True
             raise
-        reports = reports_of(room.race_id, events)
+        told = reports_of(room.race_id, events)
         if moves:  # the log's length, for a copy of the game cached elsewhere
             last = moves[-1]
             mover = next(
                 (r.player_id for r in room.race.racers.values() if r.game_id == last.game_id),
                 None,
             )
-            reports = [
+            told = [
                 msgspec.structs.replace(r, game=last.game_id, logged=last.seq + 1)
                 if r.player == mover
                 else r
-                for r in reports
+                for r in told
             ]
-        self.relay.report(reports)
+        if told:
+            self.relay.report(room.race_id, told)
 
     def _report_moves_elsewhere(self, room: RaceRoom, moves: Sequence[MoveRow]) -> None:
         """The owner committed moves: tell the other processes how long the logs of the
@@ -199,9 +208,10 @@ class RacePublisher:
         if not elsewhere or not moves:
             return
         logged = {move.game_id: move.seq + 1 for move in moves if move.game_id in elsewhere}
-        self.relay.report(
-            [Report(race=room.race_id, game=game, logged=n) for game, n in logged.items()]
-        )
+        if logged:
+            race_id = room.race_id
+            notes = [Report(race=race_id, game=game, logged=n) for game, n in logged.items()]
+            self.relay.note(race_id, notes)
 
     def _race_statements(self, room: RaceRoom, events: list[p.RaceEvent]) -> list[Statement]:
         race = room.race

@@ -124,7 +124,7 @@ class RaceService:
             salt,
             progress_interval_ms=self.config.progress_interval_ms,
         )
-        room = self.hosting.rooms.setdefault(race_id, RaceRoom(race))
+        room = self.hosting.hold(RaceRoom(race))
         self.hosting.watch(room, subscriber)
         async with room.lock:
             now = self.clock()

@@ -1,89 +1,85 @@
-"""Reports from a race's mirrors to its owner, over NOTIFY (server/core/reports.py).
+"""What a process tells the other server processes about races (server/core/reports.py).
 
-A process that is not a race's owner commits its players' moves itself, then queues a
-report of their new standing here. The reports of ``GATHER_SECONDS`` go out together in
-one notice on ``solitaire_race_reports`` (split only when long); every process listens
-(server/transport/fanout.py) and the one holding the race's lease acts on them. Reports
-whose notice failed (the database away) are sent again. The owner sends one kind
-too: the new length of a game's log after its own moves in a game that a player also
-played through another process, so that process drops its older copy of the game. A
-report lost with its sender (the process died) costs no move: the moves are
-committed, and an owner that takes the race over rebuilds it from the database.
+Several processes (and hosts) may serve one race's players; one of them owns the race
+(server/services/lease.py). Between them travel:
+
+- the owner's **events**, each as the frame its watchers get, once committed: every
+  process that holds the race (server/services/hosting.py) sends them on to its own
+  watchers, and a mirror follows the race by them;
+- the owner's **notes** to mirrors: a game's log grew through the owner (a copy cached
+  elsewhere is behind), or the race was parked (reread it);
+- a mirror's **reports** to the owner: a player's standing after a change the mirror
+  committed, or that the race changed in the database (reread it).
+
+Nothing here is the record: every event is committed before it is sent, and a process
+that missed some catches up from the database by event number. A process follows only
+the races it holds, as their owner or as a mirror (``follow``), so a host hears of the
+races its players are in, not of every race. ``Alone`` is the relay of a server that is
+the only process on its database: nobody to tell. The NATS relay is
+server/transport/fanout.py.
 """
 
 from __future__ import annotations
 
-import asyncio
+from typing import Protocol
 
-import asyncpg
 import msgspec
-import structlog
 
 from server.core.reports import Report
-
-log = structlog.get_logger(__name__)
-
-CHANNEL = "solitaire_race_reports"
-GATHER_SECONDS = 0.01
-RETRY_SECONDS = 0.5  # after a failed notice, before the next try
-NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
-NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(list[Report])
 
 
-def decode(payload: str) -> list[Report]:
-    """A notice's reports.
+def encode(reports: list[Report]) -> bytes:
+    """Reports as one message."""
+    return _encoder.encode(reports)
+
+
+def decode(payload: bytes) -> list[Report]:
+    """A message's reports.
 
     Raises:
-        msgspec.ValidationError: the payload is no list of reports.
+        msgspec.ValidationError, msgspec.DecodeError: the payload is no list of reports.
     """
     return _decoder.decode(payload)
 
 
-def notices(reports: list[Report]) -> list[str]:
-    """The reports as notice payloads, each under PostgreSQL's size limit."""
-    texts: list[str] = []
-    chunk: list[Report] = []
-    size = 0
-    for report in reports:
-        length = len(_encoder.encode(report)) + 1
-        if chunk and size + length > NOTICE_BYTES:
-            texts.append(_encoder.encode(chunk).decode())
-            chunk, size = [], 0
-        chunk.append(report)
-        size += length
-    if chunk:
-        texts.append(_encoder.encode(chunk).decode())
-    return texts
+class Relay(Protocol):
+    """Tells other processes about races; never blocks and never raises (a message it
+    cannot send is one the database catches up)."""
+
+    def follow(self, race_id: int, owner: bool) -> None:
+        """Hear of this race from now on: as its owner (its mirrors' reports, and any
+        other process's events), or as a mirror (its owner's events and notes)."""
+
+    def leave(self, race_id: int) -> None:
+        """Hear no more of this race (its room left this process)."""
+
+    def events(self, race_id: int, frames: list[bytes]) -> None:
+        """The owner's committed events, each as its watchers' frame."""
+
+    def note(self, race_id: int, reports: list[Report]) -> None:
+        """The owner's notes to the race's mirrors."""
+
+    def report(self, race_id: int, reports: list[Report]) -> None:
+        """A mirror's reports to the race's owner."""
 
 
-class Relay:
-    """This process's reports waiting to be sent, and the task that sends them."""
+class Alone:
+    """The relay of the only server process on its database: there is nobody to tell."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self._pool = pool
-        self._waiting: list[Report] = []
-        self._wake = asyncio.Event()
+    def follow(self, race_id: int, owner: bool) -> None:
+        """Nothing to hear."""
 
-    def report(self, reports: list[Report]) -> None:
-        """Queue reports of changes already committed."""
-        if reports:
-            self._waiting += reports
-            self._wake.set()
+    def leave(self, race_id: int) -> None:
+        """Nothing to stop hearing."""
 
-    async def run(self) -> None:
-        """Send the waiting reports, gathered a moment, until cancelled."""
-        while True:
-            await self._wake.wait()
-            await asyncio.sleep(GATHER_SECONDS)
-            self._wake.clear()
-            waiting, self._waiting = self._waiting, []
-            try:
-                await self._pool.execute(NOTIFY, CHANNEL, notices(waiting))
-            except Exception as err:  # the database is away: send them again later
-                log.error("report_failed", error=repr(err), reports=len(waiting))
-                self._waiting[:0] = waiting
-                self._wake.set()
-                await asyncio.sleep(RETRY_SECONDS)
+    def events(self, race_id: int, frames: list[bytes]) -> None:
+        """Nobody else watches."""
+
+    def note(self, race_id: int, reports: list[Report]) -> None:
+        """There are no mirrors."""
+
+    def report(self, race_id: int, reports: list[Report]) -> None:
+        """This process owns every race."""

@@ -47,8 +47,13 @@ class Watchers:
     def send(self, race_id: int, messages: list[p.Event]) -> None:
         """Push committed events to every watcher of the race (never waiting for a slow
         one): each encoded once, the same bytes to every watcher."""
+        if race_id in self._by_race:
+            self.send_frames(race_id, [p.encode(message) for message in messages])
+
+    def send_frames(self, race_id: int, frames: list[bytes]) -> None:
+        """Push events already encoded (as ``send`` does)."""
         watching = self._by_race.get(race_id)
         if not watching:
             return
-        for message in messages:
-            send_to_all(watching, p.encode(message))
+        for frame in frames:
+            send_to_all(watching, frame)

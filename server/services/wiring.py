@@ -26,7 +26,7 @@ from server.services.publish import RacePublisher
 from server.services.race_clock import RaceClock
 from server.services.races import RaceService
 from server.services.ratings import Ratings
-from server.services.relay import Relay
+from server.services.relay import Alone, Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.watchers import Watchers
@@ -88,15 +88,17 @@ def build_services(
     config: ServerConfig,
     clock: Callable[[], int] = now_ms,
     place: Place = ALONE,
+    relay: Relay | None = None,
 ) -> Services:
-    """Build every service of a process over one store, committer and solver pool."""
+    """Build every service of a process over one store, committer and solver pool;
+    ``relay`` tells the other processes on the database (none: there are none)."""
     games = GameCache(storage, config.game_cache_size)
     solver = SolverPool(config.solver_workers)
     solver_help = SolverHelp(solver, config.solver_help_seconds)
     winnability = WinnabilityWatch(solver_help)
     fair_play = FairPlay(storage, Reviews(storage.pool))
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
-    relay = Relay(storage.pool)
+    relay = Alone() if relay is None else relay
     ratings = Ratings(RatingStore(storage.pool), BoardStore(storage.pool), clock)
     publisher = RacePublisher(committer, relay, Watchers(), fair_play, ratings, clock)
     hosting = RaceHosting(storage, games, leases, publisher, publisher.watchers, config, clock)

@@ -68,29 +68,9 @@ INSERT_ALL = """
         select * from unnest($5::bigint[], $6::int[], $7::text[], $8::jsonb[], $9::timestamptz[])
         on conflict do nothing
         returning 1
-    ), notified as (
-        select pg_notify('solitaire_race_events', notice) from unnest($11::text[]) as notice
     )
     select 1 / (1 - sign($10::int - (select count(*) from events)))::int
-        + 0 * (select count(*) from notified)
 """
-
-# Other server processes LISTEN here (server.transport.fanout). A notice names each race with its
-# last event, "<origin>:<race id>:<last seq>,<race id>:<last seq>,...", split in several
-# only when long: every listener pays for each notice it receives, its own included.
-CHANNEL = "solitaire_race_events"
-NOTICE_BYTES = 7000  # PostgreSQL refuses payloads of 8000 bytes and more
-# A notice wakes the listening connection of every server process (its sender's too)
-# and a PostgreSQL backend for each, whatever it names. Sent with every commit that
-# stored events, notices were most of what a race event cost (docs/performance.md), so
-# the events committed within this many seconds share one: another process's watchers
-# see a race's events up to that much later. That gathering is for load only: while
-# commits are small (fewer than PIPELINE_WRITES writes waiting), notices may follow
-# each other after NOTICE_QUICK_SECONDS, so a race's events reach other processes
-# about as soon as its own (bench/fanout_hosts.py), at most 100 notices a second.
-NOTICE_SECONDS = 0.05
-NOTICE_QUICK_SECONDS = 0.01
-NOTIFY = "select pg_notify($1, notice) from unnest($2::text[]) as notice"
 
 # While a commit is under way, the next one starts only once this many writes wait:
 # a lone write waits for the running commit instead (about one WAL flush), so under
@@ -148,69 +128,6 @@ class EventRow(NamedTuple):
     at: datetime
 
 
-class Notices:
-    """The change notices this process owes: each race with its last committed event.
-
-    A commit sends them (with its own) once ``NOTICE_SECONDS`` have passed since the
-    last were sent, or ``NOTICE_QUICK_SECONDS`` under a light load; otherwise it adds
-    its races to those waiting, and the committer sends them on their own when no
-    commit comes in time (``GroupCommitter.run``).
-    """
-
-    def __init__(self, origin: str) -> None:
-        self.origin = origin
-        self.waiting: dict[int, int] = {}
-        self.sent_at = float("-inf")
-
-    def due(self, now: float, light: bool = False) -> bool:
-        """Whether notices may go out now (``light``: few writes wait to be committed)."""
-        return now - self.sent_at >= self.gap(light)
-
-    @staticmethod
-    def gap(light: bool) -> float:
-        """The least time between two notices: short unless under load."""
-        return NOTICE_QUICK_SECONDS if light else NOTICE_SECONDS
-
-    def plan(self, events: Sequence[EventRow], due: bool) -> tuple[list[str], dict[int, int]]:
-        """The notice texts a commit of ``events`` sends (none unless ``due``), and the
-        races with their last events that the commit settles (``settle``)."""
-        last = dict(self.waiting) if due else {}
-        for event in events:
-            if event.seq > last.get(event.race_id, 0):
-                last[event.race_id] = event.seq
-        return (self.texts(last) if due and last else []), last
-
-    def settle(self, last: dict[int, int], sent: bool, now: float) -> None:
-        """After a commit: the races of ``last`` were noticed (``sent``) or now wait."""
-        if not last:
-            return  # nothing was due: the next events may go out at once
-        if sent:
-            for race, seq in last.items():
-                if self.waiting.get(race, 0) <= seq:
-                    self.waiting.pop(race, None)
-            self.sent_at = now
-        else:
-            for race, seq in last.items():
-                if seq > self.waiting.get(race, 0):
-                    self.waiting[race] = seq
-
-    def texts(self, last: dict[int, int]) -> list[str]:
-        """The notices naming these races: "<origin>:<race>:<seq>,...", split when long."""
-        notices: list[str] = []
-        pairs: list[str] = []
-        size = 0
-        for race, seq in last.items():
-            pair = f"{race}:{seq}"
-            if pairs and size + len(pair) > NOTICE_BYTES:
-                notices.append(f"{self.origin}:{','.join(pairs)}")
-                pairs, size = [], 0
-            pairs.append(pair)
-            size += len(pair) + 1
-        if pairs:
-            notices.append(f"{self.origin}:{','.join(pairs)}")
-        return notices
-
-
 @dataclass(slots=True)
 class Write:
     """What one request needs committed; statements run after the inserts, in order."""
@@ -247,9 +164,8 @@ class GroupCommitter:
         # Since when (loop time) commits have failed for a lost database; None while
         # they succeed. /healthz reports the server degraded meanwhile.
         self.away_since: float | None = None
-        # Names this process in change notices, so it can skip its own.
+        # Names this process among the holders of race leases (server/store/leases.py).
         self.origin = secrets.token_hex(6)
-        self._notices = Notices(self.origin)
         self._max_batch = max_batch
         # Connections of our own, kept out of the pool: releasing a pooled connection
         # costs a reset round trip per batch. None stands for one to (re)open.
@@ -320,10 +236,9 @@ class GroupCommitter:
                 while True:
                     if not self._queue:
                         if self._closing:
-                            await self._send_waiting_notices()
                             return
                         self._wake.clear()
-                        await self._idle()
+                        await self._wake.wait()
                         if self._queue and not self._committing and self._writes_close:
                             await self._gather()
                         continue
@@ -344,21 +259,6 @@ class GroupCommitter:
                 await self._pool.release(conn)
             self._held.clear()
 
-    async def _idle(self) -> None:
-        """Wait for the next write; send the waiting notices if none comes in time."""
-        notices, loop = self._notices, self._event_loop()
-        if not notices.waiting or self._committing:
-            await self._wake.wait()  # a commit under way sends or keeps them
-            return
-        # Idle is a light load: wait only until the waiting notices are due (a
-        # millisecond at least, so that a notice that is not due never spins the loop).
-        wait = notices.gap(light=True) - (loop.time() - notices.sent_at)
-        with contextlib.suppress(TimeoutError):  # asyncio.timeout: see RaceService.run_clock
-            async with asyncio.timeout(max(wait, 0.001)):
-                await self._wake.wait()
-        if not self._queue and not self._committing and notices.due(loop.time(), light=True):
-            await self._send_waiting_notices()
-
     async def _gather(self) -> None:
         """Let more writes join the first one of an idle spell: wait ``gather_seconds``,
         or until ``PIPELINE_WRITES`` wait (or the committer is closing)."""
@@ -376,19 +276,6 @@ class GroupCommitter:
     def _end_gathering(self) -> None:
         if self._gathering is not None and not self._gathering.done():
             self._gathering.set_result(None)
-
-    async def _send_waiting_notices(self) -> None:
-        """Send the notices of events already committed, in a statement of their own."""
-        last = dict(self._notices.waiting)
-        if not last:
-            return
-        try:
-            await self._pool.execute(NOTIFY, CHANNEL, self._notices.texts(last))
-        except Exception as err:  # the database is away: try again later
-            log.error("notice_failed", error=repr(err))
-            self._notices.sent_at = self._event_loop().time()
-        else:
-            self._notices.settle(last, True, self._event_loop().time())
 
     def _retry_deadline(self) -> float:
         """Until when a batch formed now may be tried again on a lost database.
@@ -435,24 +322,17 @@ class GroupCommitter:
                     # too: they must land in queue order, so wait for everything before.
                     await previous
                 if sent and await self._landed(live, batch, failed):
-                    # The cut commit had landed: acknowledge it, never write it twice. Its
-                    # races are noticed again, in case its notices were not due then.
-                    events = [r for i, w in enumerate(batch) if i not in failed for r in w.events]
-                    self._notices.settle(self._notices.plan(events, False)[1], False, loop.time())
-                    break
+                    break  # the cut commit had landed: acknowledge it, never write it twice
                 sent = True
-                light = len(batch) + len(self._queue) < PIPELINE_WRITES
-                due = self._notices.due(loop.time(), light)
-                last = await self._in_one_statement(live, batch, due)
-                while last is None:
+                done = await self._in_one_statement(live, batch)
+                while not done:
                     try:
-                        last = await self._transaction(live, batch, failed, due)
+                        done = await self._transaction(live, batch, failed)
                     except _Retry as retry:
                         # Commit the rest without the losers, so nothing of theirs is kept.
                         if retry.failed <= failed:
                             raise RuntimeError("a conflict names no new write") from retry
                         failed |= retry.failed
-                self._notices.settle(last, due, loop.time())
                 break
             except Exception as err:  # the database (or the network to it) failed
                 await self._drop(conn)
@@ -516,33 +396,25 @@ class GroupCommitter:
         assert row is not None
         return bool(row[0] == len(moves) and row[1] == len(events))
 
-    async def _in_one_statement(
-        self, conn: PoolConnectionProxy, batch: list[Write], due: bool
-    ) -> dict[int, int] | None:
-        """Commit a batch of only moves and events in one round trip, with the notices
-        if ``due``; the races it settles (``Notices.plan``), or None if not done."""
+    async def _in_one_statement(self, conn: PoolConnectionProxy, batch: list[Write]) -> bool:
+        """Commit a batch of only moves and events in one round trip; whether it did."""
         if any(write.statements for write in batch):
-            return None
+            return False
         moves = [row for write in batch for row in write.moves]
         events = [row for write in batch for row in write.events]
-        notices, last = self._notices.plan(events, due)
         try:
             await conn.fetchval(
-                INSERT_ALL,
-                *_columns(moves, events),
-                [e.at for e in events],
-                len(events),
-                notices,
+                INSERT_ALL, *_columns(moves, events), [e.at for e in events], len(events)
             )
         except (asyncpg.UniqueViolationError, asyncpg.DivisionByZeroError):
-            return None  # some move or event lost its key to another connection
-        return last
+            return False  # some move or event lost its key to another connection
+        return True
 
     async def _transaction(
-        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int], due: bool
-    ) -> dict[int, int]:
-        """Insert the batch minus ``skip`` (with the notices if ``due``) and return the
-        races it settles, or raise ``_Retry`` naming the conflicting writes."""
+        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int]
+    ) -> bool:
+        """Insert the batch minus ``skip`` (True), or raise ``_Retry`` naming the
+        conflicting writes."""
         owners: dict[tuple[int, int], int] = {}
         games: list[int] = []
         seqs: list[int] = []
@@ -565,9 +437,6 @@ class GroupCommitter:
                 if failed:
                     raise _Retry(failed)
             events = [row for i, w in enumerate(batch) if i not in skip for row in w.events]
-            notices, last = self._notices.plan(events, due)
-            if notices:
-                await conn.execute(NOTIFY, CHANNEL, notices)
             if events:
                 stored = await conn.fetch(
                     INSERT_EVENTS,
@@ -598,7 +467,7 @@ class GroupCommitter:
                                 raise _Retry({index})
                         else:
                             await conn.execute(statement.sql, *statement.args)
-        return last
+        return True
 
 
 class _Unknown(Exception):

@@ -40,7 +40,7 @@ from server.store.pool import open_pool
 from server.store.storage import Storage
 from server.transport import static
 from server.transport.connection import Connection
-from server.transport.fanout import Fanout
+from server.transport.fanout import NatsFanout
 from server.transport.handlers import routes
 from server.transport.inbox import ArenaConnection
 
@@ -97,8 +97,14 @@ class ArenaServer:
             self.config.store_retry_seconds,
             self.config.commit_gather_ms / 1000,
         )
+        fanout = None
+        if self.config.nats_url is not None:
+            # Before anything is served: a process that cannot hear the others' race
+            # events must not serve their players.
+            fanout = NatsFanout(self.config.nats_url, name=f"solitaire-{self.place.index}")
+            await fanout.start()
         services = self.services = build_services(
-            storage, self.committer, self.metrics, self.config, self.clock, self.place
+            storage, self.committer, self.metrics, self.config, self.clock, self.place, fanout
         )
         routed = routes(services)
         self.metrics.sizes["solitaire_games_cached"] = (
@@ -110,13 +116,9 @@ class ArenaServer:
             lambda: len(services.hosting.rooms),
         )
         self._tasks.append(asyncio.create_task(self.committer.run(), name="group-commit"))
-        fanout = Fanout(
-            self.database_url, services.hosting, services.following, self.committer.origin
-        )
-        await fanout.start()
-        self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
-        relay = services.relay.run()
-        self._tasks.append(asyncio.create_task(relay, name="race-reports"))
+        if fanout is not None:
+            fanout.deliver_to(services.following)
+            self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
         hosting = services.hosting
         leases = services.leases.run(hosting.lost, hosting.taken_over, services.following.recheck)
         self._tasks.append(asyncio.create_task(leases, name="race-leases"))

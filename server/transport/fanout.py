@@ -1,185 +1,210 @@
-"""Race events between server processes: LISTEN/NOTIFY on a connection of its own.
+"""Race events between server processes and hosts, over NATS (server/services/relay.py).
 
-The group commit sends notices naming each race with its last committed event:
-``<origin>:<race id>:<last seq>,<race id>:<last seq>,...`` on ``solitaire_race_events``
-(split in several notices only when long), in the transaction of a commit, for every
-event committed since the last notices, at most every ``NOTICE_QUICK_SECONDS`` (10 ms)
-under a light load and ``NOTICE_SECONDS`` (50 ms) under load, and on their own when no
-commit comes by then (server/store/commit.py, ``Notices``). Each
-process listens on a dedicated connection (a pooled one would be reset with
-``UNLISTEN *`` on release), skips its own notices, and hands the others to
-``RaceFollowing.catch_up``, which sends the stored events to the watchers connected here.
+Each race has its own subjects, so a process hears only of the races it holds (NATS
+routes a message only to the connections that subscribed to its subject):
 
-The same connection listens for reports (``solitaire_race_reports``, server/services/relay.py):
-what other processes' players did in races this process owns, for ``RaceFollowing.reported``.
+- ``solitaire.race.<id>.owner.event``: one committed event, the frame the watchers get;
+- ``solitaire.race.<id>.owner.note``: the owner's notes to mirrors (a list of reports);
+- ``solitaire.race.<id>.report``: a mirror's reports to the owner.
 
-When the listening connection is lost (PostgreSQL restarted), it is opened again, with
-growing pauses, until the database answers. Notices sent meanwhile are missed, so every
-race watched here is then caught up from the database, as a notice naming it would
-(a race with events of this process still in flight is left to their commit: it finds
-the race changed, and the race is rebuilt from the database). A mirror's reports lost
-with the connection are sent again by the mirror (server/services/relay.py).
+A mirror subscribes to ``solitaire.race.<id>.owner.*``, the owner to
+``solitaire.race.<id>.>`` (its mirrors' reports, and the events of another process that
+took the race over, which tell it it has lost the race). The connection does not echo a
+process's own messages back to it.
+
+NATS delivers at most once: a process that finds an event missing (a gap in the race's
+numbers) reads it from the database, the durable log, by number
+(server/services/following.py); after the connection to NATS was lost and came back,
+it catches up every race it holds the same way. Messages to send wait in an outbox that
+one task empties (``run``), so a move's path never awaits the network; the client
+itself gathers what is written in one loop turn into one write.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-from typing import TYPE_CHECKING, Any
 
-import asyncpg
 import msgspec
+import nats
 import structlog
+from nats.aio.client import Client as NatsClient
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 
+from server.core.reports import Report
 from server.protocol.errors import ArenaError
 from server.services import relay
 from server.services.following import RaceFollowing
-from server.services.hosting import RaceHosting
-from server.store.commit import CHANNEL, RETRY_PAUSES
-from server.store.pool import CONNECT_TIMEOUT, DATABASE_LOST
-
-if TYPE_CHECKING:
-    from asyncpg.pool import PoolConnectionProxy
 
 log = structlog.get_logger(__name__)
 
+PREFIX = "solitaire.race"
+# Seconds between tries to reach NATS while it is away.
+RECONNECT_SECONDS = 0.25
+# Seconds the first connection may take: a process that cannot hear the others does not
+# serve (the client itself would try for ever).
+CONNECT_SECONDS = 5.0
+# Bytes the client keeps for NATS while it is away; past it, messages are dropped (the
+# database catches them up).
+PENDING_BYTES = 8 * 1024 * 1024
 
-# Events of one race read at once when catching up after the connection was lost; a
-# race with more gets the rest with its next notice.
-CATCH_UP_EVENTS = 500
+
+def subject(race_id: int, kind: str) -> str:
+    """A race's subject of one kind: ``owner.event``, ``owner.note`` or ``report``."""
+    return f"{PREFIX}.{race_id}.{kind}"
 
 
-class Fanout:
-    """Listens for other processes' race events and passes them to the race service."""
+class NatsFanout:
+    """The relay over NATS: what this process tells others, and what it hears."""
 
-    def __init__(
-        self, database_url: str, hosting: RaceHosting, following: RaceFollowing, origin: str
-    ) -> None:
-        self._database_url = database_url
-        self._hosting = hosting
-        self._following = following
-        self._origin = origin
-        # (channel, payload) of each notice; None when the connection was lost.
-        self._notices: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
-        self._connection: asyncpg.Connection | None = None
+    def __init__(self, url: str, name: str = "solitaire") -> None:
+        self._url = url
+        self._name = name
+        self._client: NatsClient | None = None
+        self._following: RaceFollowing | None = None
+        # What each race should be subscribed as (True: owner), and what it is.
+        self._wanted: dict[int, bool | None] = {}
+        self._subscribed: dict[int, tuple[bool, Subscription]] = {}
+        self._outbox: list[tuple[str, bytes]] = []
+        self._wake = asyncio.Event()
+        self._lost = False
+        self._catch_up = False  # back after NATS was away: read what was missed
 
     async def start(self) -> None:
-        """Open the listening connection (before the server accepts clients)."""
-        connection = await asyncpg.connect(self._database_url, timeout=CONNECT_TIMEOUT)
-        try:
-            await connection.add_listener(CHANNEL, self._notice)
-            await connection.add_listener(relay.CHANNEL, self._notice)
-        except BaseException:
-            connection.terminate()  # lost again at once: no socket left behind
-            raise
-        connection.add_termination_listener(self._lost)
-        self._connection = connection
+        """Connect (before the server serves).
 
-    def _lost(self, _conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any]) -> None:
-        self._notices.put_nowait(None)  # the connection ended: listen again
-
-    async def _listen_again(self) -> None:
-        """Open the listening connection again, as often as it takes."""
-        if self._connection is not None:
-            self._connection.terminate()
-            self._connection = None
-        for attempt in itertools.count():
-            await asyncio.sleep(RETRY_PAUSES[min(attempt, len(RETRY_PAUSES) - 1)])
-            try:
-                await self.start()
-            except DATABASE_LOST as err:
-                if attempt == 0:
-                    log.warning("fanout_lost", error=repr(err))
-                continue
-            log.info("fanout_listening_again", attempts=attempt + 1)
-            await self._catch_up_all()
-            return
-
-    async def _catch_up_all(self) -> None:
-        """Send on what other processes stored while no notice could reach this one."""
-        notices = [
-            (race_id, room.sent + CATCH_UP_EVENTS)
-            for race_id, room in list(self._hosting.rooms.items())
-            if room.seq == room.sent  # else events of ours in flight (module docstring)
-        ]
-        try:
-            await self._following.catch_up(notices)
-        except ArenaError as err:
-            log.error("fanout_failed", races=len(notices), error=err.code)
-
-    def _notice(
-        self,
-        _conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any],
-        _pid: int,
-        channel: str,
-        payload: object,
-    ) -> None:
-        self._notices.put_nowait((channel, str(payload)))
-
-    async def run(self) -> None:
-        """Pass the notices of other processes on, in order, until cancelled.
-
-        The change notices that came in while the last were handled are merged into one
-        catch-up (each race to its last event named): under load, when notices come
-        faster than this process reads their events, it reads once for all of them.
+        Raises:
+            nats.errors.NoServersError: NATS does not answer.
         """
         try:
+            async with asyncio.timeout(CONNECT_SECONDS):
+                self._client = await self._connect()
+        except TimeoutError:
+            raise nats.errors.NoServersError() from None
+
+    async def _connect(self) -> NatsClient:
+        return await nats.connect(
+            self._url,
+            name=self._name,
+            no_echo=True,
+            allow_reconnect=True,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=RECONNECT_SECONDS,
+            pending_size=PENDING_BYTES,
+            connect_timeout=5,
+            disconnected_cb=self._disconnected,
+            reconnected_cb=self._reconnected,
+            error_cb=self._error,
+        )
+
+    def deliver_to(self, following: RaceFollowing) -> None:
+        """Where what this process hears goes."""
+        self._following = following
+
+    # ---------------------------------------------------------------- the relay
+
+    def follow(self, race_id: int, owner: bool) -> None:
+        """Subscribe to the race's subjects as its owner or a mirror (done by ``run``)."""
+        self._wanted[race_id] = owner
+        self._wake.set()
+
+    def leave(self, race_id: int) -> None:
+        """Unsubscribe from the race (done by ``run``)."""
+        if race_id in self._subscribed or race_id in self._wanted:
+            self._wanted[race_id] = None
+            self._wake.set()
+
+    def events(self, race_id: int, frames: list[bytes]) -> None:
+        """The owner's events, each in a message of its own."""
+        name = subject(race_id, "owner.event")
+        self._outbox += [(name, frame) for frame in frames]
+        self._wake.set()
+
+    def note(self, race_id: int, reports: list[Report]) -> None:
+        """The owner's notes to mirrors."""
+        self._outbox.append((subject(race_id, "owner.note"), relay.encode(reports)))
+        self._wake.set()
+
+    def report(self, race_id: int, reports: list[Report]) -> None:
+        """A mirror's reports to the owner."""
+        self._outbox.append((subject(race_id, "report"), relay.encode(reports)))
+        self._wake.set()
+
+    # ---------------------------------------------------------------- the task
+
+    async def run(self) -> None:
+        """Apply subscriptions and send the outbox, until cancelled; then close."""
+        client = self._client
+        assert client is not None
+        try:
             while True:
-                notice = await self._notices.get()
-                if notice is None:
-                    await self._listen_again()
-                    continue
-                channel, payload = notice
-                if channel == relay.CHANNEL:
-                    await self._reported(payload)
-                    continue
-                last: dict[int, int] = {}
-                self._merge(payload, last)
-                while not self._notices.empty():
-                    queued = self._notices.get_nowait()
-                    if queued is None:  # lost: catch up what was named, then listen again
-                        await self._catch_up(last)
-                        last = {}
-                        await self._listen_again()
-                        continue
-                    channel, payload = queued
-                    if channel == relay.CHANNEL:
-                        await self._catch_up(last)  # events named before the reports
-                        last = {}
-                        await self._reported(payload)
-                    else:
-                        self._merge(payload, last)
-                await self._catch_up(last)
+                await self._wake.wait()
+                self._wake.clear()
+                if self._wanted:
+                    await self._subscribe(client)
+                if self._outbox:
+                    sending, self._outbox = self._outbox, []
+                    try:
+                        for name, payload in sending:
+                            await client.publish(name, payload)
+                    except nats.errors.Error as err:  # away too long: the database tells
+                        log.warning("fanout_dropped", messages=len(sending), error=repr(err))
+                if self._catch_up and self._following is not None:
+                    self._catch_up = False
+                    try:
+                        await self._following.catch_up_all()
+                    except ArenaError as err:
+                        log.error("fanout_failed", error=err.code)
         finally:
-            if self._connection is not None:
-                await self._connection.close()
+            await client.close()
 
-    def _merge(self, payload: str, last: dict[int, int]) -> None:
-        """Add a change notice of another process to ``last``: each race watched here
-        with the last event named."""
-        origin, _, races = payload.partition(":")
-        if origin == self._origin:
-            return
-        rooms = self._hosting.rooms
-        for pair in races.split(","):
-            race, _, seq = pair.partition(":")
-            race_id = int(race)
-            if race_id in rooms and int(seq) > last.get(race_id, 0):  # else none watch it
-                last[race_id] = int(seq)
+    async def _subscribe(self, client: NatsClient) -> None:
+        wanted, self._wanted = self._wanted, {}
+        for race_id, owner in wanted.items():
+            held = self._subscribed.get(race_id)
+            if held is not None and held[0] == owner:
+                continue
+            if held is not None:
+                del self._subscribed[race_id]
+                await held[1].unsubscribe()
+            if owner is None:
+                continue
+            kinds = ">" if owner else "owner.*"
+            sub = await client.subscribe(subject(race_id, kinds), cb=self._message)
+            self._subscribed[race_id] = (owner, sub)
 
-    async def _catch_up(self, last: dict[int, int]) -> None:
-        if not last:
+    async def _message(self, message: Msg) -> None:
+        following = self._following
+        if following is None:
             return
+        _, _, race, kind = message.subject.split(".", 3)
+        race_id = int(race)
         try:
-            await self._following.catch_up(list(last.items()))
+            if kind == "owner.event":
+                await following.received(race_id, message.data)
+            elif kind == "owner.note":
+                following.noted(relay.decode(message.data))
+            elif kind == "report":
+                await following.reported(relay.decode(message.data))
+        except (msgspec.ValidationError, msgspec.DecodeError) as err:
+            log.error("fanout_unreadable", subject=message.subject, error=str(err))
         except ArenaError as err:
-            log.error("fanout_failed", races=len(last), error=err.code)
+            log.error("fanout_failed", race=race_id, error=err.code)
 
-    async def _reported(self, payload: str) -> None:
-        """Reports of mirrors: the races owned here turn them into events."""
-        try:
-            reports = relay.decode(payload)
-        except msgspec.ValidationError as err:
-            log.error("report_unreadable", error=str(err))
-            return
-        await self._following.reported(reports)
+    # ---------------------------------------------------------------- NATS lost and back
+
+    async def _disconnected(self) -> None:
+        if not self._lost:
+            self._lost = True
+            log.warning("fanout_lost")
+
+    async def _reconnected(self) -> None:
+        """Back: whatever was sent meanwhile may be lost, so every race held here is
+        caught up from the database (by ``run``: the client waits for this callback)."""
+        self._lost = False
+        log.info("fanout_back")
+        self._catch_up = True
+        self._wake.set()
+
+    async def _error(self, err: Exception) -> None:
+        log.warning("fanout_error", error=repr(err))

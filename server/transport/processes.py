@@ -9,7 +9,9 @@ socket itself over a Unix socket (``SCM_RIGHTS``). The worker then does the WebS
 handshake as if it had accepted the connection, so clients see a single server.
 
 The front owns the embedded PostgreSQL (when no URL is configured) and runs the
-migrations once. SIGTERM or SIGINT stops it accepting and sends SIGTERM to every
+migrations once. The workers' race events travel over NATS (server/transport/fanout.py):
+the configured one, else a nats-server the front starts for them
+(server/transport/broker.py). SIGTERM or SIGINT stops it accepting and sends SIGTERM to every
 worker, which shuts down gracefully (app.py). When a worker dies, the front stops
 the others and exits with status 1, for the service manager to restart it all.
 """
@@ -17,11 +19,12 @@ the others and exits with status 1, for the service manager to restart it all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import multiprocessing
 import multiprocessing.connection
 import socket
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from multiprocessing.process import BaseProcess
 
@@ -34,6 +37,7 @@ from server.services.lifeline import spawning_deaf_to_ctrl_c
 from server.store.database import provide_database
 from server.store.migrations import migrate
 from server.transport.app import ArenaServer, run_event_loop, stop_signal, tune_garbage_collector
+from server.transport.broker import nats_server
 from server.transport.routing import chosen_process
 
 log = structlog.get_logger(__name__)
@@ -53,7 +57,11 @@ async def serve_processes(config: ServerConfig) -> int:
     # Connections wait in the backlog until the workers are ready.
     listener = socket.create_server((config.host, config.port), backlog=4096)
     listener.setblocking(False)
-    async with provide_database(config.database_url, config.data_dir) as url:
+    async with (
+        provide_database(config.database_url, config.data_dir) as url,
+        _nats(config) as nats_url,
+    ):
+        config = replace(config, nats_url=nats_url)
         await migrate(url)
         count = config.processes
         workers = [_Worker(config, url, worker_place(config, i)) for i in range(count)]
@@ -76,6 +84,17 @@ async def serve_processes(config: ServerConfig) -> int:
             await asyncio.gather(*(worker.stop(config.shutdown_timeout + 5) for worker in workers))
     log.info("stopped")
     return status
+
+
+@contextlib.asynccontextmanager
+async def _nats(config: ServerConfig) -> AsyncIterator[str]:
+    """The NATS the workers share: the configured one, else one of the front's own."""
+    if config.nats_url is not None:
+        yield config.nats_url
+        return
+    async with nats_server() as url:
+        log.info("nats_started", url=url)
+        yield url
 
 
 class _Worker:

@@ -3,7 +3,8 @@
 Each host is ``python -m server`` on 127.0.0.2, 127.0.0.3 and 127.0.0.4 (Linux routes
 all of 127.0.0.0/8 to the loopback device), told it is host 0, 1 or 2 of three; HAProxy
 runs the repository's own deploy/haproxy.cfg, its addresses given in the environment.
-Everything shares the test's PostgreSQL database.
+Everything shares the test's PostgreSQL database and one NATS (the test's, else one
+started for the hosts).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import signal
 import subprocess
 import urllib.request
 from collections.abc import AsyncIterator
-from contextlib import ExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, ExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from typing import Any
 from arena_client import Client
 from server_process import ROOT, free_port, server_process
 from websockets.asyncio.client import connect as ws_connect
+
+from server.transport.broker import nats_server
 
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 HOSTS = 3
@@ -96,11 +99,28 @@ async def hosts_behind_proxy(
     logs: Path,
     lease_seconds: float = 2.0,
     count: int = HOSTS,
+    nats_url: str | None = None,
     **settings: str,
 ) -> AsyncIterator[Cluster]:
     """Start three hosts (``settings`` as SOLITAIRE_<NAME> variables), then HAProxy
     once they answer; stop them all afterwards. With ``count`` below three, only that
     many hosts run (told there are that many) and the proxy finds the others down."""
+    async with AsyncExitStack() as nats:
+        if nats_url is None:
+            nats_url = await nats.enter_async_context(nats_server())
+        async with _hosts(database_url, logs, lease_seconds, count, nats_url, settings) as cluster:
+            yield cluster
+
+
+@asynccontextmanager
+async def _hosts(
+    database_url: str,
+    logs: Path,
+    lease_seconds: float,
+    count: int,
+    nats_url: str,
+    settings: dict[str, str],
+) -> AsyncIterator[Cluster]:
     with ExitStack() as stack:
         hosts = []
         for index in range(count):
@@ -115,6 +135,7 @@ async def hosts_behind_proxy(
                     hosts=str(count),
                     host_index=str(index),
                     lease_seconds=str(lease_seconds),
+                    nats_url=nats_url,
                     **settings,
                 )
             )

@@ -122,3 +122,35 @@ class TestParser:
         status, _, err = await solitaire()
         assert status == 2
         assert "the following arguments are required" in err
+
+
+class TestServeNeedsNats:
+    async def test_several_hosts_without_nats_is_a_clear_error(
+        self, migrated_database_url: str
+    ) -> None:
+        status, _, stderr = await solitaire(
+            "serve",
+            "--database-url",
+            migrated_database_url,
+            env={"SOLITAIRE_HOSTS": "3", "SOLITAIRE_HOST_INDEX": "0"},
+        )
+        assert status == 1
+        assert stderr == (
+            "solitaire serve: 3 hosts need one NATS for their race events: "
+            "set SOLITAIRE_NATS_URL on every host\n"
+        )
+
+    async def test_a_nats_that_does_not_answer_is_a_clear_error(
+        self, migrated_database_url: str
+    ) -> None:
+        nowhere = "nats://127.0.0.1:9"  # the discard port: nothing listens there
+        status, _, stderr = await solitaire(
+            "serve",
+            "--port",
+            "0",
+            "--database-url",
+            migrated_database_url,
+            env={"SOLITAIRE_NATS_URL": nowhere, "SOLITAIRE_LOG_JSON": "1"},
+        )
+        assert status == 1
+        assert stderr.endswith(f"solitaire serve: NATS does not answer at {nowhere}\n")

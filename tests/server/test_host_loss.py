@@ -40,9 +40,9 @@ async def closed(client: Client) -> None:
 
 @pytest.mark.timeout(120)
 async def test_a_host_killed_mid_race_loses_no_move_and_the_race_ends_right(
-    migrated_database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path, nats_url: str
 ) -> None:
-    async with hosts_behind_proxy(migrated_database_url, tmp_path) as cluster:
+    async with hosts_behind_proxy(migrated_database_url, tmp_path, nats_url=nats_url) as cluster:
         ann, home = await cluster.connect("/", name="Ann")
         created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
         race = created["race"]["race"]

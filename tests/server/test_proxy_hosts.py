@@ -22,9 +22,9 @@ async def draw(client: Client, game: int, count: int) -> None:
 
 @pytest.mark.timeout(90)
 async def test_a_race_over_three_hosts_behind_haproxy(
-    migrated_database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path, nats_url: str
 ) -> None:
-    async with hosts_behind_proxy(migrated_database_url, tmp_path) as cluster:
+    async with hosts_behind_proxy(migrated_database_url, tmp_path, nats_url=nats_url) as cluster:
         ann, home = await cluster.connect("/", name="Ann")
         created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
         race = created["race"]["race"]

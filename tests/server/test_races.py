@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 import engine
 from engine.cards import CODES
+from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
 
 CARD = re.compile(r"^(10|[2-9AJQK])[cdhs]$")
@@ -239,13 +241,19 @@ async def test_race_state_changes_are_compare_and_set_across_processes(
 
 
 async def test_events_reach_watchers_connected_to_another_process(
-    connect: Any, server: Any, migrated_database_url: str
+    server_config: ServerConfig, migrated_database_url: str, nats_url: str
 ) -> None:
-    """Two server processes on one database: a race played on one is seen on the other."""
-    ann = await connect(name="Ann")
-    created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
-    race, game = created["race"]["race"], created["race"]["your_game"]
-    async with ArenaServer(server.config, migrated_database_url) as other:
+    """Two server processes on one database and one NATS: a race played on one is seen
+    on the other."""
+    config = replace(server_config, nats_url=nats_url)
+    async with (
+        ArenaServer(config, migrated_database_url) as first,
+        ArenaServer(config, migrated_database_url) as other,
+    ):
+        ann = Client(await ws_connect(first.url, max_queue=None))
+        await ann.ok("hello", name="Ann")
+        created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
+        race, game = created["race"]["race"], created["race"]["your_game"]
         bob = Client(await ws_connect(other.url, max_queue=None))
         await bob.ok("hello", name="Bob")
         joined = await bob.ok("join_race", race=race)  # stored by the other process
@@ -263,6 +271,7 @@ async def test_events_reach_watchers_connected_to_another_process(
         )
         assert seen["seq"] > progress["seq"]
         await bob.close()
+        await ann.close()
 
 
 async def test_nobody_sees_a_card_of_the_deal_before_the_start(connect: Any) -> None:

@@ -123,12 +123,12 @@ async def test_a_rematch_is_stored_across_a_server_restart(
 
 
 async def test_two_processes_asked_at_once_open_one_rematch(
-    migrated_database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path, nats_url: str
 ) -> None:
     ports = free_port(), free_port()
     with (
-        server_process(migrated_database_url, ports[0], tmp_path / "a.log"),
-        server_process(migrated_database_url, ports[1], tmp_path / "b.log"),
+        server_process(migrated_database_url, ports[0], tmp_path / "a.log", nats_url=nats_url),
+        server_process(migrated_database_url, ports[1], tmp_path / "b.log", nats_url=nats_url),
     ):
         await wait_healthy(ports[0])
         await wait_healthy(ports[1])
