@@ -62,7 +62,9 @@ async def wait_healthy(port: int) -> None:
         except OSError:
             return False
 
-    for _ in range(200):
+    # Up to about 30 s: a loaded machine (CI's two cores under four test workers) can
+    # take several seconds to start a server process.
+    for _ in range(600):
         if await asyncio.to_thread(probe):
             return
         await asyncio.sleep(0.05)
