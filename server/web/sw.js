@@ -15,6 +15,7 @@ const FILES = [
   "/daily.js",
   "/deal.js",
   "/game.js",
+  "/hints.js",
   "/i18n.js",
   "/icon-maskable.svg",
   "/icon.svg",
