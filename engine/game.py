@@ -19,8 +19,9 @@ from typing import Final
 
 from engine.deal import deal_code
 from engine.errors import IllegalMoveError
+from engine.hints import hint_move
 from engine.moves import Move
-from engine.notation import hint_move, parse_move
+from engine.notation import parse_move
 from engine.position import Position
 from engine.rules import Rules
 from engine.view import player_view
@@ -184,10 +185,30 @@ class Game:
         return move
 
     def hint(self) -> Move | None:
-        """A move worth making now (counted as a hint), or ``None``."""
+        """A move worth making now (counted as a hint), or ``None``; see ``suggestion``."""
+        self._count_hint()
+        return self.suggestion()
+
+    def _count_hint(self) -> None:
         self.hints += 1
         self.actions.append(HINT)
-        return hint_move(self.rules, self.position)
+
+    def suggestion(self) -> Move | None:
+        """The hint for where the game stands, not counted (``engine.hints``): it never
+        leads back to a position of the line of play, nor takes back the last move."""
+        return hint_move(self.rules, self.position, self.line())
+
+    def line(self) -> list[tuple[Position, Move]]:
+        """The line of play: each position on the way here with the move played from it
+        (undone moves are not on it). Replayed from the deal when asked: keeping every
+        position would cost the garbage collector (``UNDO_MARK_EVERY``)."""
+        line = []
+        position = self.start
+        apply = self.rules.apply
+        for move in self._played:
+            line.append((position, move))
+            position = apply(position, move)
+        return line
 
     def play_action(self, action: str) -> None:
         """Apply one stored action: a canonical move, ``undo`` or ``hint``.
@@ -198,7 +219,7 @@ class Game:
         if action == UNDO:
             self.undo()
         elif action == HINT:
-            self.hint()
+            self._count_hint()  # what was hinted is not part of the record
         else:
             self.play(Move.from_notation(action))
 

@@ -11,7 +11,8 @@ takes a source and an optional target:
 - the stock: ``d``, ``draw``, ``deal``, ``ziehen``, ``geben``, ``austeilen``.
 
 A source alone moves that card to wherever it fits best (the Klondike seed's "tap a
-card"): see ``best_move`` for the rule.
+card"): see ``best_move`` for the rule. The hint, which ranks moves the same way, lives
+in ``engine.hints``.
 """
 
 from __future__ import annotations
@@ -220,37 +221,6 @@ def column_move_rank(rules: Rules, pos: Position, move: Move) -> tuple[int, int,
     card = moving_card(pos, move)
     same_suit = int(bool(target_col) and SUIT[target_col[-1]] == SUIT[card])
     return (turns_up, int(bool(target_col)), same_suit, move.size, -move.target)
-
-
-def hint_move(rules: Rules, pos: Position) -> Move | None:
-    """A move possible now (the Klondike seed's hint), or ``None``.
-
-    In order: a safe foundation move; a move that turns up a card; a card from the
-    waste; a draw or deal; any foundation move; else the best-looking move between
-    columns (``column_move_rank``). Taking a card back from a foundation is never
-    hinted, so a won game, or one with nothing else to do, gets ``None``.
-    """
-    if rules.is_won(pos):
-        return None
-    legal = rules.legal_moves(pos)
-    for m in legal:
-        if m.target == FOUNDATION and is_safe_home(rules, pos, moving_card(pos, m)):
-            return m
-    turning = [m for m in legal if m.target >= 0 and column_move_rank(rules, pos, m)[0]]
-    if turning:
-        return max(turning, key=lambda m: column_move_rank(rules, pos, m))
-    for m in legal:
-        if m.source == WASTE:
-            return m
-    if DRAW in legal:
-        return DRAW
-    for m in legal:
-        if m.target == FOUNDATION:
-            return m
-    between = [m for m in legal if m.source >= 0 and m.target >= 0]
-    if between:
-        return max(between, key=lambda m: column_move_rank(rules, pos, m))
-    return None
 
 
 def _nothing_moves(rules: Rules, pos: Position, source: Source) -> IllegalMoveError:

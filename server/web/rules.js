@@ -1,20 +1,21 @@
 // The engine's rules in the page, so practice plays on without the server (offline).
-// A port of engine/ (rules.py, klondike.py, spider.py, yukon.py, notation.py's tap and
-// hint, view.py): the same deals from the same seeds, the same legal moves in the same
-// order, the same view. tests/server/test_web_rules.py plays random lines in both and
-// compares every view, hint and one-tap move, for every variant; the Python engine
-// stays the referee of everything that counts (races, dailies, records sent later are
-// replayed by the server).
+// A port of engine/ (rules.py, klondike.py, spider.py, yukon.py, notation.py's tap,
+// view.py; hints.py is hints.js): the same deals from the same seeds, the same legal
+// moves in the same order, the same view. tests/server/test_web_rules.py plays random
+// lines in both and compares every view, hint and one-tap move, for every variant; the
+// Python engine stays the referee of everything that counts (races, dailies, records
+// sent later are replayed by the server).
 //
 // Cards are numbers 0..51 (suit × 13 + rank − 1, suits c d h s); a position holds
 // plain arrays, copied on change, so the undo stack keeps earlier positions as they were.
 
 import { dealCode, shuffled } from "./deal.js";
+import { hintMove } from "./hints.js";
 
 export const WASTE = -1;
 export const FOUNDATION = -2;
 export const STOCK = -3;
-const FOUNDATION_BASE = -10; // foundation k as a source
+export const FOUNDATION_BASE = -10; // foundation k as a source
 
 const RANK = Array.from({ length: 52 }, (_, c) => (c % 13) + 1);
 const SUIT = Array.from({ length: 52 }, (_, c) => Math.floor(c / 13));
@@ -441,7 +442,7 @@ class Rules {
     return moves;
   }
 
-  // ---- taps and hints (engine/notation.py) --------------------------------------------
+  // ---- taps, and what hints rank by (engine/notation.py) --------------------------
 
   movingCard(pos, m) {
     if (m.source >= 0) return pos.tableau[m.source][pos.tableau[m.source].length - m.size];
@@ -478,23 +479,6 @@ class Rules {
       if (best === null || compare(rank, bestRank) > 0) [best, bestRank] = [m, rank];
     }
     return best;
-  }
-
-  /** The Klondike seed's hint: a safe foundation move; a move that turns a card up; the
-   * waste; the stock; any foundation move; the best move between columns. */
-  hint(pos) {
-    if (this.isWon(pos)) return null;
-    const legal = this.legalMoves(pos);
-    const safe = legal.find((m) => m.target === FOUNDATION && this.isSafeHome(pos, this.movingCard(pos, m)));
-    if (safe) return safe;
-    const turning = legal.filter((m) => m.target >= 0 && this.columnMoveRank(pos, m)[0]);
-    if (turning.length) return this.bestRanked(pos, turning);
-    return (
-      legal.find((m) => m.source === WASTE) ??
-      legal.find((m) => m.source === STOCK) ??
-      legal.find((m) => m.target === FOUNDATION) ??
-      this.bestRanked(pos, legal.filter((m) => m.source >= 0 && m.target >= 0))
-    );
   }
 
   /** Where a tapped source goes ("wherever it fits", notation.py ``best_move``). */
@@ -595,17 +579,37 @@ export class LocalGame {
     this.actions.push("undo");
   }
 
+  /** A hint, counted (``Game.hint``). */
   hint() {
     this.hints += 1;
     this.actions.push("hint");
-    const m = this.rules.hint(this.position);
+    return this.suggestion();
+  }
+
+  /** The hint where the game stands, not counted (engine/hints.py). */
+  suggestion() {
+    const m = hintMove(this.rules, this.position, this.line());
     return m ? notation(m) : null;
   }
 
-  /** Apply a stored action: a canonical move, "undo" or "hint". */
+  /** The line of play: each position on the way here with the move played from it. */
+  line() {
+    const played = [];
+    for (const action of this.actions) {
+      if (action === "undo") played.pop();
+      else if (action !== "hint") played.push(fromNotation(action));
+    }
+    return this.before.map((pos, i) => [pos, played[i]]);
+  }
+
+  /** Apply a stored action: a canonical move, "undo" or "hint" (only counted). */
   playAction(action) {
     if (action === "undo") return this.undo();
-    if (action === "hint") return this.hint();
+    if (action === "hint") {
+      this.hints += 1;
+      this.actions.push("hint");
+      return null;
+    }
     const m = fromNotation(action);
     if (!m) throw new MoveError(`not canonical: ${action}`);
     return this.play(m);

@@ -16,6 +16,7 @@ const FILES = [
   "/daily.js",
   "/deal.js",
   "/game.js",
+  "/hints.js",
   "/i18n.js",
   "/icon-maskable.svg",
   "/icon.svg",

@@ -81,7 +81,7 @@ async def test_killed_server_keeps_every_acknowledged_move(
     migrated_database_url: str, tmp_path: Path
 ) -> None:
     port = free_port()
-    seed = 43  # following the engine's hints wins this Klondike deal
+    seed = 45  # following the engine's hints wins this Klondike deal
     line: list[str] = []
     planner = engine.new_game("klondike", seed=seed)
     while not planner.can_finish:

@@ -20,7 +20,6 @@ import pytest
 
 from engine import Game, MoveError, new_game
 from engine.moves import STOCK, WASTE, Move, source_key
-from engine.notation import hint_move
 from engine.solver import solve
 from server.transport.static import WEB_ROOT
 
@@ -40,6 +39,7 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
 ]
 SEEDS = 8
 STEPS = 160
+HINTED_MOVES = 300
 
 # Reads {variant, options, seed, steps} lines on stdin; answers per line the views after
 # each step and what each step resolved to (the move played, or the hint).
@@ -110,7 +110,7 @@ def pick(game: Game, legal: list[Move], rng: random.Random) -> str:
     """A move text: the engine's hint, a random legal move, or a source alone (the
     one-tap rule) or a source and a target (the keys)."""
     roll = rng.random()
-    hinted = hint_move(game.rules, game.position)
+    hinted = game.suggestion()
     if roll < 0.45 and hinted is not None:
         return hinted.notation()
     move = rng.choice(legal)
@@ -222,6 +222,37 @@ def test_a_won_game_is_won_alike(variant: str) -> None:
     assert all(views[-1]["outcome"] == "won" for views, _ in expected)
     if not variant.startswith("spider"):
         assert "finish" in {s for line in lines for s in line["steps"]}
+
+
+def hints_line(game: Game) -> tuple[list[str], list[Any], list[Any]]:
+    """Hints alone, each played, until there is none or the game is won: the page's
+    hints must be the engine's through draws, redeals, deals and moves taken back."""
+    steps: list[str] = []
+    results: list[Any] = []
+    views: list[Any] = [game.view()]
+    for _ in range(HINTED_MOVES):
+        hinted = game.hint()
+        steps.append("hint")
+        results.append(None if hinted is None else hinted.notation())
+        views.append(game.view())
+        if hinted is None:
+            break
+        steps.append(game.play(hinted).notation())
+        results.append(steps[-1])
+        views.append(game.view())
+    return steps, views, results
+
+
+@pytest.mark.parametrize(("variant", "options"), VARIANTS)
+def test_hints_alone_are_the_engines(variant: str, options: dict[str, Any]) -> None:
+    lines, expected = [], []
+    for seed in (21, 2**64 - 7):
+        steps, views, results = hints_line(new_game(variant, seed, options))
+        lines.append({"variant": variant, "options": options, "seed": str(seed), "steps": steps})
+        expected.append((views, results))
+    compare(lines, expected)
+    for views, results in expected:  # each line ran until won or no hint was left
+        assert views[-1]["outcome"] == "won" or results[-1] is None
 
 
 @pytest.mark.parametrize("variant", ["klondike", "spider-2", "yukon"])
