@@ -29,7 +29,7 @@ from bot import card_emoji
 from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, dm_commands, server_commands
 from bot.command_sync import CommandOffer
-from bot.desk import RaceDesk
+from bot.desk import RACERS_FILE, RaceDesk
 from bot.spread import SpreadClient
 from bot.state import state_dir
 from bot.table import Table
@@ -192,7 +192,7 @@ async def _until_stopped(bot: SolitaireBot, token: str) -> None:
 
 async def run(settings: BotSettings, connect_timeout: float = 30.0) -> int:
     """Connect to the server, then to Discord; run until stopped. Returns the exit status."""
-    desk = RaceDesk()
+    desk = RaceDesk(racers_file=state_dir() / RACERS_FILE)
     client = (
         ArenaClient(
             settings.server_url,

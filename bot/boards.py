@@ -29,10 +29,10 @@ from bot.client import Actor, ArenaClient, ServerError
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
 from bot.i18n import error_text, locale_of, text, variant_name
-from bot.moves_text import safe_home_moves
+from bot.moves_text import readable_move, safe_home_moves
 from bot.render import TEXT_SUITS, card_text, format_time, game_time, render_board
 from bot.state import read_json, write_atomically
-from bot.views import BoardOp, MoveModal, board_view, split_selection
+from bot.views import BoardOp, MoveModal, board_view, face_down, split_selection
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,11 @@ async def _jump_back(client: ArenaClient, actor: Actor, game: int, arg: str, sel
 async def _hint(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
     reply = await client.request("hint", actor, game=game)
     hint = reply.get("hint")
-    notice = text(actor.locale, "hint_is", move=hint) if hint else text(actor.locale, "no_hint")
+    notice = (
+        text(actor.locale, "hint_is", move=readable_move(reply["view"], hint, actor.locale))
+        if hint
+        else text(actor.locale, "no_hint")
+    )
     # The hint is lit: its source selected, its target ready to play it in one tap.
     sel = ""
     if hint and ">" in hint:
@@ -335,6 +339,9 @@ class Boards:
         elapsed = None
         if race is not None and race.state == "running" and race.starts_at is not None:
             elapsed = now - race.starts_at
+        if notice is None and race is not None and face_down(view) and race.starts_at:
+            when = f"<t:{race.starts_at // 1000}:R>"
+            notice = text(locale, "board_before_start", when=when)
         source, size = split_selection(sel)
         # A race's clock runs only while the race does; elsewhere the game's own clock.
         content = render_board(

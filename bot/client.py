@@ -123,6 +123,7 @@ class ArenaClient:
         on_race: Callable[[Message], None] | None = None,
         on_notice: Callable[[Message], None] | None = None,
         request_timeout: float = 15.0,
+        ready_wait: float = 2.0,
         rate_per_second: float = 18.0,
         burst: int = 36,
         backoff_initial: float = 0.5,
@@ -136,6 +137,10 @@ class ArenaClient:
         # Messages the server sends unasked (no id), such as a game proven lost.
         self.on_notice = on_notice
         self.request_timeout = request_timeout
+        # Seconds a request waits for a lost connection to come back (a blip reconnects
+        # in about a second) before it fails: a server that is down answers a press
+        # with "not reachable" at once instead of after the request timeout, twice.
+        self.ready_wait = ready_wait
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
         self.rng = rng or random.Random()
@@ -279,9 +284,14 @@ class ArenaClient:
             message = msgspec.structs.replace(message, act_as=actor.act_as())
         safe = isinstance(message, READS) or getattr(message, "move_id", None) is not None
         for attempt in (1, 2):
+            if not self._ready.is_set():
+                try:
+                    await self.wait_ready(min(self.ready_wait, self.request_timeout))
+                except TimeoutError:
+                    raise ServerError("connection_lost") from None
+                except FatalClientError as err:
+                    raise ServerError("connection_lost", str(err)) from None
             try:
-                if not self._ready.is_set():
-                    await self.wait_ready(self.request_timeout)
                 reply = await self._send_and_wait(message, timeout)
                 break
             except (ServerError, TimeoutError, FatalClientError) as err:

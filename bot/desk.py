@@ -14,18 +14,23 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import discord
+import msgspec
 
 from bot.coalesce import EditCoalescer
 from bot.i18n import text
 from bot.races import RaceState, render_race, result_line
+from bot.state import read_json, write_atomically
 from bot.views import race_view, start_view
 
 log = logging.getLogger(__name__)
+
+RACERS_FILE = "racers.json"  # who races through this bot, per unfinished race (state folder)
 
 
 class RaceMessage(Protocol):
@@ -56,15 +61,33 @@ class DeskEntry:
 class RaceDesk:
     """Every race message this bot keeps up to date."""
 
-    def __init__(self, interval: float = 2.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        interval: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        racers_file: Path | None = None,
+        channel_window: float = 5.0,
+    ) -> None:
         self.races: dict[int, DeskEntry] = {}
-        self.coalescer: EditCoalescer[int] = EditCoalescer(interval)
+        # The Discord users racing through this bot in each unfinished race, kept in
+        # ``racers_file`` (None: in memory only): the server's race names no Discord
+        # id, so a bot restarted in a countdown still mentions them at the start.
+        self.racers_file = racers_file
+        self.kept_racers: dict[int, list[int]] = (
+            read_json(racers_file, dict[int, list[int]], {}) if racers_file is not None else {}
+        )
+        # Discord: 5 edits per 5 s in a channel, whichever of its messages they edit.
+        self.coalescer: EditCoalescer[int] = EditCoalescer(
+            interval, channel_edits=5, channel_window=channel_window
+        )
         self.clock = clock
         self.edits = 0  # message edits made, for operators and tests
         self.mentions = 0  # start mentions posted
         # Called with a race's id when it starts (boards opened in the countdown go live).
         self.on_start: Callable[[int], None] | None = None
         self._wake = asyncio.Event()
+        self._busy: set[Hashable] = set()  # channels whose edits are under way
 
     # ------------------------------------------------------------ input
 
@@ -72,7 +95,8 @@ class RaceDesk:
         """A race's full state arrived (a reply, or a resync after a reconnect)."""
         entry = self.races.get(info["race"])
         if entry is None:
-            self.races[info["race"]] = DeskEntry(RaceState.from_info(info))
+            entry = self.races[info["race"]] = DeskEntry(RaceState.from_info(info))
+            entry.racers = dict.fromkeys(self.kept_racers.get(info["race"], []))
         elif info["seq"] >= entry.state.seq:
             entry.state = RaceState.from_info(info)
         else:
@@ -98,6 +122,25 @@ class RaceDesk:
             entry.racers[user_id] = None
         else:
             entry.racers.pop(user_id, None)
+        self._keep_racers(race, list(entry.racers))
+
+    def forget_racers(self, over: Callable[[int], bool]) -> None:
+        """Forget the kept racers of the races ``over`` says ended (while the bot was away)."""
+        for race in [race for race in self.kept_racers if over(race)]:
+            self._keep_racers(race, [])
+
+    def _keep_racers(self, race: int, racers: list[int]) -> None:
+        """Write who races in ``race`` (nobody: the race is forgotten) to the state folder."""
+        if racers:
+            self.kept_racers[race] = racers
+        elif self.kept_racers.pop(race, None) is None:
+            return
+        if self.racers_file is None:
+            return
+        try:
+            write_atomically(self.racers_file, msgspec.json.encode(self.kept_racers))
+        except OSError as err:  # they are still mentioned unless the bot restarts
+            log.warning("racers cannot be kept in %s: %s", self.racers_file, err)
 
     def herald(self, race: int, herald: Herald) -> None:
         """Post ``race``'s start mention with ``herald`` (the freshest way to post there)."""
@@ -112,10 +155,15 @@ class RaceDesk:
         if entry is not None:
             entry.thread = post
 
-    def attach(self, race: int, message: RaceMessage, locale: str) -> None:
-        """Show ``race`` in ``message`` from now on (its state must be known)."""
+    def attach(
+        self, race: int, message: RaceMessage, locale: str, channel: Hashable = None
+    ) -> None:
+        """Show ``race`` in ``message`` from now on (its state must be known); its edits
+        spend ``channel``'s budget (the channel's id)."""
         entry = self.races[race]
         entry.message, entry.locale = message, locale
+        if channel is not None:
+            self.coalescer.place(race, channel)
         self._mark(race)
 
     def state(self, race: int) -> RaceState | None:
@@ -130,18 +178,33 @@ class RaceDesk:
     # ------------------------------------------------------------ output
 
     async def run(self) -> None:
-        """Edit dirty messages, each no more often than the interval allows; forever."""
-        while True:
-            now = self.clock()
-            for race in self.coalescer.due(now):
+        """Edit dirty messages, each no more often than the interval and its channel's
+        budget allow; forever. Each channel's edits run in a task of their own (one after
+        another within it), so a rate-limit wait in one channel stalls no other."""
+        async with asyncio.TaskGroup() as group:
+            while True:
+                due: dict[Hashable, list[int]] = {}
+                for race in self.coalescer.due(self.clock(), busy=self._busy):
+                    due.setdefault(self.coalescer.channel_of(race), []).append(race)
+                for channel, races in due.items():
+                    self._busy.add(channel)
+                    group.create_task(self._edit_channel(channel, races))
+                wait = self.coalescer.next_due(self.clock(), busy=self._busy)
+                self._wake.clear()
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+                # cancel that comes as the event is set, and the loop would never stop.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait):
+                        await self._wake.wait()
+
+    async def _edit_channel(self, channel: Hashable, races: list[int]) -> None:
+        """Edit the due messages of one channel in turn, then let the desk look again."""
+        try:
+            for race in races:
                 await self._edit(race)
-            wait = self.coalescer.next_due(self.clock())
-            self._wake.clear()
-            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
-            # cancel that comes as the event is set, and the loop would never stop.
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(wait):
-                    await self._wake.wait()
+        finally:
+            self._busy.discard(channel)
+            self._wake.set()
 
     async def _edit(self, race: int) -> None:
         entry = self.races.get(race)
@@ -150,6 +213,7 @@ class RaceDesk:
         if entry.message is None:
             if entry.state.state == "finished":
                 del self.races[race]
+                self._keep_racers(race, [])
             return
         state = entry.state
         content = render_race(state, entry.locale)
@@ -167,6 +231,7 @@ class RaceDesk:
                 await self._post_result(race, entry, entry.thread)
             self.coalescer.forget(race)
             del self.races[race]
+            self._keep_racers(race, [])
 
     async def _post_result(self, race: int, entry: DeskEntry, post: Herald) -> None:
         """The result in one line in the race's thread (an edit notifies nobody there)."""

@@ -102,6 +102,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Played {moves}: your board is up to date.",
         "Gespielt: {moves}. Dein Spielfeld ist aktuell.",
     ),
+    "board_redrawn": (
+        "Your board is up to date.",
+        "Dein Spielfeld ist aktuell.",
+    ),
     "sent_home": ("Sent home: {cards}", "Nach oben gelegt: {cards}"),
     "options_now": (
         "Your board options: tap plays wherever it fits {one_tap} · safe cards go home"
@@ -155,9 +159,13 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "🏁 Rennen #{race} läuft: {mentions}",
     ),
     "board_before_start": (
-        "The race starts {when}: the cards turn up then, on this board.",
-        "Das Rennen startet {when}: dann drehen sich hier die Karten um.",
+        "The race starts {when}: the cards turn up then, on this board"
+        " (if not, tap Turn the cards up).",
+        "Das Rennen startet {when}: dann drehen sich hier die Karten um"
+        " (sonst tippe auf Karten aufdecken).",
     ),
+    "btn_turn_up": ("Turn the cards up", "Karten aufdecken"),
+    "face_down_pile": ("{number} 🟦", "{number} 🟦"),
     "share_intro": ("Copy and share (no cards in it):", "Kopieren und teilen (ohne Karten):"),
     "share_race": (
         "Solitaire Arena · race #{race} · {variant} · deal {code} · place {place} of {count}"
@@ -278,7 +286,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "darunter Zeit, Züge, Punkte, Rücknahmen ↶ und Tipps 💡. 🟦×5 sind fünf verdeckte "
         "Karten, K♠\ufe0e–8♠\ufe0e eine Folge einer Farbe, ↳7 die Fortsetzung von Spalte 7.\n"
         "**So ziehst du**\nTippe eine Spalte (oder Ablage / ein Fundament), dann das Ziel, das "
-        "aufleuchtet. Oder tippe einen Zug mit /solitaire move oder schick ihn mir per DM:\n"
+        "aufleuchtet. Oder tippe einen Zug mit /solitaire zug oder schick ihn mir per DM:\n"
         "• `7 3` oder `7>3`: oberste Karte von Spalte 7 auf Spalte 3\n"
         "• `7:3>2`: die obersten drei Karten von Spalte 7 auf Spalte 2\n"
         "• `w f`, `7 f`: Ablage oder Spalte 7 aufs Fundament · `9h 3`: die 9♡ auf Spalte 3\n"
@@ -533,5 +541,17 @@ def error_text(locale: str, code: str, server_message: str = "") -> str:
     english, german = ERRORS.get(code, ERRORS["internal"])
     short = german if locale == "de" else english
     if code in REASON_CODES and server_message:
-        return f"{short} {server_message}"
+        return f"{short} {board_cards(server_message)}"
     return short
+
+
+# A card as the engine's reasons write it: suit first (♦7, ♠K, German ♠D).
+_REASON_CARD = re.compile(r"([♠♣♥♦])(10|[2-9AJQKBDT])")
+# The suit marks boards write (text marks; the red ones outlined), by the engine's mark.
+_BOARD_SUITS = {"♠": "♠\ufe0e", "♣": "♣\ufe0e", "♥": "♡", "♦": "♢"}
+
+
+def board_cards(reason: str) -> str:
+    """The engine's reason with its cards written as boards write them: ``♦7`` → ``7♢``,
+    ``♠K`` → ``K♠︎`` (the rank already in the player's language)."""
+    return _REASON_CARD.sub(lambda m: m[2] + _BOARD_SUITS[m[1]], reason)

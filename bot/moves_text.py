@@ -98,6 +98,15 @@ def move_name(described: Described, view: Mapping[str, Any], locale: str) -> str
     return name[:100]
 
 
+def readable_move(view: Mapping[str, Any], move: str, locale: str) -> str:
+    """A legal move of ``view`` as players read it ("5♢ · Waste → Foundation"); the
+    notation itself when it is not one of the view's legal moves."""
+    for described in describe(view):
+        if described.move == move:
+            return move_name(described, view, locale)
+    return move
+
+
 def _pile_name(pile: str, locale: str) -> str:
     if pile == "w":
         return text(locale, "waste_short")

@@ -53,6 +53,11 @@ class RaceMessageHandle:
         return await self.interaction_message.edit(content=content, view=view)
 
 
+def channel_id(interaction: Interaction) -> int | None:
+    """The id of the channel an interaction came from (its race messages' edit budget)."""
+    return getattr(interaction.channel, "id", None)
+
+
 def editable(channel: Any, message: Any) -> RaceMessageHandle:
     """Edit through the channel (no 15-minute limit of interaction webhooks) when possible."""
     partial = None
@@ -84,6 +89,18 @@ class Herald:
         if send is None:
             raise LookupError("no channel to post in")
         return await send(content, view=view, allowed_mentions=mentions)
+
+
+class ChannelPost:
+    """Posts in a race's channel itself (needs Send Messages): the start's mention of a
+    race found again after a restart, which no interaction of this bot has touched yet."""
+
+    def __init__(self, channel: Any) -> None:
+        self.channel = channel
+
+    async def __call__(self, content: str, view: Any) -> Any:
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        return await self.channel.send(content, view=view, allowed_mentions=mentions)
 
 
 # What a race's thread needs of the bot in the race's channel, beyond View Channels.
@@ -188,7 +205,9 @@ class RaceMessages(Boards):
         )
         if thread:  # before the desk has the message: nothing is posted there until then
             await self._open_thread(interaction, state, sent, locale)
-        self.desk.attach(info["race"], editable(interaction.channel, sent), locale)
+        self.desk.attach(
+            info["race"], editable(interaction.channel, sent), locale, channel_id(interaction)
+        )
         if info.get("your_game") is not None:
             self.desk.racer(info["race"], actor.user_id, racing=True)
         self.desk.herald(info["race"], Herald(interaction))
@@ -243,8 +262,10 @@ class RaceMessages(Boards):
         None. Races whose message the bot cannot reach are adopted on their next button
         press instead (``race_press``)."""
         attached = 0
+        still_open: set[int] = set()
         for guild_id in guild_ids:
             reply = await self.client.request("open_races", None, guild_id=str(guild_id))
+            still_open.update(race["race"] for race in reply["races"])
             for race in reply["races"]:
                 context = race.get("context") or {}
                 if race["race"] in self.desk.races or "message_id" not in context:
@@ -259,11 +280,13 @@ class RaceMessages(Boards):
                 self.desk.on_race(info)
                 message = channel.get_partial_message(int(context["message_id"]))
                 locale = locale_of(context.get("locale"))
-                self.desk.attach(race["race"], RaceMessageHandle(message, None), locale)
+                self.desk.attach(race["race"], RaceMessageHandle(message, None), locale, channel.id)
+                self.desk.herald(race["race"], ChannelPost(channel))
                 thread = context.get("thread") and channel.get_thread(int(context["message_id"]))
                 if thread:  # Discord gives a thread started on a message the message's id
                     self.desk.thread(race["race"], ThreadPost(thread))
                 attached += 1
+        self.desk.forget_racers(lambda race: race not in still_open)
         return attached
 
     @answering
@@ -319,7 +342,9 @@ class RaceMessages(Boards):
             )
             if threaded:
                 await self._open_thread(interaction, state, sent, locale)
-            self.desk.attach(new["race"], editable(interaction.channel, sent), locale)
+            self.desk.attach(
+                new["race"], editable(interaction.channel, sent), locale, channel_id(interaction)
+            )
             self.desk.herald(new["race"], Herald(interaction))
         self.desk.racer(new["race"], actor.user_id, racing=True)
 
@@ -336,7 +361,8 @@ class RaceMessages(Boards):
             mention = any(getattr(child, "op", None) == "open" for child in children)
             if info["state"] != "finished" and not mention:
                 locale = locale_of(getattr(interaction, "guild_locale", None) or actor.locale)
-                self.desk.attach(race, editable(interaction.channel, interaction.message), locale)
+                message = editable(interaction.channel, interaction.message)
+                self.desk.attach(race, message, locale, channel_id(interaction))
         return dict(info)
 
     async def _open_board(

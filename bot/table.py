@@ -16,13 +16,24 @@ import asyncio
 from typing import Any
 
 from bot.answers import Interaction, answering, send
-from bot.boards import typed_text
+from bot.boards import Pressed, typed_text
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
 from bot.race_messages import RaceMessages, parse_deal
 from bot.standings import Standings
 from bot.views import BoardOp
+
+
+def done_line(op: BoardOp, pressed: Pressed, locale: str) -> str:
+    """The one line answering a command that edited the board: what it played, or what
+    it did when it played nothing (a resignation, an undo)."""
+    if op is BoardOp.RESIGN_CONFIRMED:
+        return text(locale, "resigned")
+    played = pressed.reply.get("played") or []
+    if op is BoardOp.UNDO or not played:
+        return text(locale, "board_redrawn")
+    return text(locale, "board_updated", moves=", ".join(played))
 
 
 class Table(RaceMessages, Standings):
@@ -107,8 +118,7 @@ class Table(RaceMessages, Standings):
         pressed = await self.press(actor, game, op, arg, "")
         content, view = self.draw(game, pressed, actor)
         if await self.edit_board(game, content, view):
-            played = ", ".join(pressed.reply.get("played") or []) or "—"
-            line = pressed.notice or text(actor.locale, "board_updated", moves=played)
+            line = pressed.notice or done_line(op, pressed, actor.locale)
             await send(interaction, line)
             return
         message = await send(interaction, content, view=view)

@@ -114,6 +114,8 @@ def board_view(
         return _won_view(game, locale, daily)
     if view.get("status", "playing") != "playing":
         return None
+    if face_down(view):
+        return _face_down_view(game, view, locale)
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     source, size = split_selection(sel)
     moves = legal.get(source, []) if source else []
@@ -199,6 +201,39 @@ def _won_view(game: int, locale: str, daily: str | None) -> discord.ui.View:
     ui = discord.ui.View(timeout=None)
     label = text(locale, "btn_share")
     ui.add_item(BoardButton(game, BoardOp.SHARE, daily or "", "", label=label))
+    return ui
+
+
+def face_down(view: Mapping[str, Any]) -> bool:
+    """Whether ``view`` is a race board before the start: the deal's shape, no card up."""
+    tableau = view["tableau"]
+    return all(not column["up"] for column in tableau) and any(c["down"] for c in tableau)
+
+
+def _face_down_view(game: int, view: Mapping[str, Any], locale: str) -> discord.ui.View:
+    """A board before its race starts: its columns by number (nothing to tap on them),
+    one button that turns the cards up (the bot turns them by itself at the start, but
+    not a board opened before a restart: it can no longer edit it), and Resign."""
+    ui = discord.ui.View(timeout=None)
+    piles = [
+        BoardButton(
+            game,
+            BoardOp.SELECT,
+            str(number),
+            "",
+            label=text(locale, "face_down_pile", number=number),
+            pile=str(number),
+            disabled=True,
+        )
+        for number in range(1, len(view["tableau"]) + 1)
+    ]
+    rows = _lay_out(piles)
+    for button in piles:
+        ui.add_item(button)
+    label = text(locale, "btn_turn_up")
+    ui.add_item(BoardButton(game, BoardOp.CANCEL, "", "", label=label, style="primary", row=rows))
+    resign = text(locale, "btn_resign")
+    ui.add_item(BoardButton(game, BoardOp.RESIGN, "", "", label=resign, style="danger", row=rows))
     return ui
 
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import warnings
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -17,12 +14,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     import discord  # noqa: F401
 
-from bot_setup import SERVICE_TOKEN, MakeClient, ServerClock, scripted_cooldown
+from bot_setup import SERVICE_TOKEN, MakeClient, ServerClock, bot_table
 from discord_fakes import Bot, FakeBot
 
 from bot.client import ArenaClient
 from bot.cog import SolitaireCog
-from bot.desk import RaceDesk
 from bot.table import Table
 from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
@@ -62,23 +58,6 @@ async def make_client(arena: ArenaServer) -> AsyncIterator[MakeClient]:
 
     yield start
     for client in clients:
-        await client.close()
-
-
-@asynccontextmanager
-async def bot_table(arena: ArenaServer) -> AsyncIterator[Table]:
-    """A bot's table and race desk on a client of the real server, as bot/app.py builds
-    them, with nothing in memory; stopped after."""
-    desk = RaceDesk(interval=0.05)
-    client = ArenaClient(arena.url, SERVICE_TOKEN, on_event=desk.on_event, on_race=desk.on_race)
-    await client.start(timeout=10)
-    runner = asyncio.create_task(desk.run())
-    try:
-        yield Table(client, desk, cooldown=scripted_cooldown())
-    finally:
-        runner.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await runner
         await client.close()
 
 

@@ -143,6 +143,12 @@ class FakeChannel:
         message = self.messages.get(thread_id)
         return None if message is None else message.thread
 
+    def posted(self, content: str) -> FakeMessage:
+        """A message someone posted here (a test's setting; the bot's own go by ``send``)."""
+        message = FakeMessage(content, channel=self)
+        self.messages[message.id] = message
+        return message
+
     async def send(
         self,
         content: str,
@@ -151,6 +157,8 @@ class FakeChannel:
         allowed_mentions: discord.AllowedMentions | None = None,
     ) -> FakeMessage:
         """A message the bot posts in the channel itself (needs Send Messages)."""
+        if not isinstance(self, FakeThread) and not self.permissions.send_messages:
+            raise refusal(403, 50013, "Missing Permissions")
         check_message(content, view)
         message = FakeMessage(content, view, allowed_mentions=allowed_mentions, channel=self)
         self.messages[message.id] = message

@@ -63,6 +63,19 @@ class TestConnection:
         assert caught.value.code in {"timeout", "connection_lost"}
         await client.close()
 
+    async def test_a_request_while_the_server_is_down_fails_at_once(self) -> None:
+        """With the server down, a press is told "not reachable" after the short wait for
+        a reconnect, not after the request timeout (twice, with its retry)."""
+        client = ArenaClient("ws://127.0.0.1:9/", "x", request_timeout=60.0, backoff_initial=0.01)
+        await client.start()
+        try:
+            async with asyncio.timeout(client.ready_wait * 3):
+                with pytest.raises(ServerError) as caught:
+                    await client.request("get_view", ALICE, game=1)
+            assert caught.value.code == "connection_lost"
+        finally:
+            await client.close()
+
     async def test_reconnects_after_the_server_drops_it(
         self, arena: ArenaServer, make_client: MakeClient
     ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+from collections import Counter
 from typing import Any, cast
 
 import msgspec
@@ -59,6 +60,38 @@ class TestBurst:
         assert coalescer.next_due(1.0) is None
         coalescer.mark(1)
         assert coalescer.due(1.0) == [1]  # forgotten: no interval to wait out
+
+
+class TestChannelBudget:
+    def test_races_sharing_a_channel_share_its_five_edits_per_five_seconds(self) -> None:
+        """Four busy races in one channel: never more than 5 edits in any 5 s there (they
+        made 12 when the budget was each race's), and every race is still edited."""
+        coalescer: EditCoalescer[int] = EditCoalescer(interval=2.0)
+        for race in (1, 2, 3, 4):
+            coalescer.place(race, "channel")
+        coalescer.place(5, "elsewhere")
+        edits: list[tuple[float, int]] = []
+        for step in range(3000):  # 30 s of progress events every 10 ms
+            now = step * 0.01
+            for race in (1, 2, 3, 4, 5):
+                coalescer.mark(race)
+            edits += [(now, race) for race in coalescer.due(now)]
+        here = [t for t, race in edits if race != 5]
+        for start in here:
+            assert sum(start <= t < start + 5.0 for t in here) <= 5
+        counts = Counter(race for _, race in edits)
+        assert all(counts[race] >= 6 for race in (1, 2, 3, 4))  # none starves
+        assert counts[5] == 15  # another channel keeps its own pace: every 2 s
+
+    def test_a_busy_channel_waits_and_others_go_on(self) -> None:
+        coalescer: EditCoalescer[int] = EditCoalescer(interval=1.0)
+        coalescer.place(1, "a")
+        coalescer.place(2, "b")
+        coalescer.mark(1)
+        coalescer.mark(2)
+        assert coalescer.due(0.0, busy={"a"}) == [2]
+        assert coalescer.next_due(0.0, busy={"a"}) is None  # "a" says when it is free
+        assert coalescer.due(0.0) == [1]
 
 
 def running_race(race: int, players: int) -> Race:
@@ -134,6 +167,39 @@ class TestDesk:
             clock.now += 1.0
             assert not desk.coalescer.pending  # not marked: nothing for the desk to edit
             assert message.edits == 2
+        finally:
+            runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runner
+
+    async def test_a_channel_stuck_in_a_rate_limit_wait_stalls_no_other(self) -> None:
+        """One channel's edit hangs (discord.py sleeping out a 429): a race in another
+        channel is still edited, and the stuck race's latest state goes out after."""
+        desk = RaceDesk(interval=0.01)
+        stuck, free = FakeMessage(""), FakeMessage("")
+        release = asyncio.Event()
+        edit = stuck.edit
+
+        async def slow_edit(**kwargs: Any) -> FakeMessage:
+            await release.wait()
+            return await edit(**kwargs)
+
+        stuck.edit = slow_edit  # type: ignore[method-assign]
+        first, second = running_race(1, 2), running_race(2, 2)
+        desk.on_race(race_info(first))
+        desk.on_race(race_info(second))
+        desk.attach(1, stuck, "en", channel=100)
+        desk.attach(2, free, "en", channel=200)
+        runner = asyncio.create_task(desk.run())
+        try:
+            await until(lambda: free.edits == 1, "the free channel's first edit")
+            for seq in range(2, 6):
+                desk.on_event(progress(first, seq, 1, seq))
+                desk.on_event(progress(second, seq, 1, seq))
+                await until(lambda s=seq: free.edits == s, "the free channel goes on")
+            assert stuck.edits == 0
+            release.set()
+            await until(lambda: "5 cards home, 5 moves" in stuck.content, "the latest state")
         finally:
             runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):

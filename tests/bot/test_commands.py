@@ -300,14 +300,17 @@ class TestBoardButtons:
         board = await practice(bot, CARLA, KLONDIKE, 39)
         await press(bot.fake, CARLA, board, "Hint")
         assert "Hint: **" in board.content and "💡 1" in board.content
-        hint = board.content.split("Hint: **")[1].split("**")[0]
+        said = board.content.split("Hint: **")[1].split("**")[0]
         primary = [
             c
             for c in board.items()
             if isinstance(c, BoardButton) and c.item.style is discord.ButtonStyle.primary
         ]
         # the hinted target plays it (or Draw, when the hint is to draw)
-        [lit] = [c for c in primary if c.arg == hint or (hint == "d" and c.op == "d")]
+        [lit] = [c for c in primary if ">" in c.arg or c.op == "d"]
+        hint = lit.arg if ">" in lit.arg else "d"
+        # The hint reads as the move list does, never as raw notation ("1>f").
+        assert ">" not in said and ("→" in said or said == "Draw"), said
         await press(bot.fake, CARLA, board, lit.item.label)
         game = engine.new_game("klondike", seed=39)
         game.play(hint)
@@ -351,14 +354,21 @@ class TestTypedCommands:
         [line] = moved.sent  # one line; the board itself is edited, not posted again
         assert line.ephemeral and line.view is None and "Played d" in line.content
         assert "Moves 1" in board.content
-        await call(bot, "undo", CARLA)
+        undone = await call(bot, "undo", CARLA)
         assert "↶ 1" in board.content
+        assert undone.sent[0].content == "Your board is up to date."
         hinted = await call(bot, "hint", CARLA)
         assert "Hint: **" in hinted.sent[0].content and "Hint: **" in board.content
         shown = await call(bot, "board", CARLA)  # asked for: a new board
         assert shown.sent[0].ephemeral and shown.sent[0].labels()[-1] == "Resign"
         await call(bot, "resign", CARLA)
         assert "You resigned" in shown.sent[0].content and shown.sent[0].view is None
+
+    async def test_resigning_by_command_says_so_in_german(self, bot: Bot) -> None:
+        board = await practice(bot, DIETER, KLONDIKE, 5)
+        done = await call(bot, "resign", DIETER)
+        assert done.sent[0].content == "Du hast aufgegeben."  # not "Gespielt: —"
+        assert "aufgegeben" in board.content and board.view is None
 
     async def test_type_a_move_opens_a_form_whose_answer_edits_the_board(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, KLONDIKE, 5)
@@ -403,6 +413,8 @@ class TestTypedCommands:
         done = await call(bot, "help", DIETER)
         [reply] = done.sent
         assert reply.ephemeral and "So liest du das Spielfeld" in reply.content
+        # Commands by the names German clients show.
+        assert "/solitaire zug" in reply.content and "/solitaire move" not in reply.content
         assert "`" in reply.content  # notation in code spans…
         for span in reply.content.split("`")[1::2]:  # …but no emoji inside them
             assert all(ord(ch) < 0x2000 for ch in span), span

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import engine
-from bot.i18n import TEXTS, rank_text, text
+from bot.i18n import TEXTS, error_text, rank_text, text
 from bot.render import card_text, render_board
 from bot.views import board_view
 
@@ -81,3 +81,15 @@ class TestWords:
         german = text("de", "stats_line", streak=2, longest=5, **fields)
         assert "daily streak 1 day (longest 5)" in english
         assert "Tagesserie 2 Tage (längste 5)" in german
+
+
+def test_errors_write_cards_as_boards_do() -> None:
+    """The engine's reason says "♦6 only fits on a black 7."; the board shows 6♢."""
+    game = engine.new_game("klondike", seed=5)
+    with pytest.raises(engine.IllegalMoveError) as caught:
+        game.play("3>4")
+    said = error_text("en", "illegal_move", str(caught.value))
+    assert "6♢ only fits on a black 7." in said and "♦" not in said
+    assert card_text("6d") in said
+    german = error_text("de", "illegal_move", "♠K passt nur auf ♠D.")
+    assert f"{card_text('Ks', locale='de')} passt nur auf {card_text('Qs', locale='de')}" in german

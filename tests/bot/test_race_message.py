@@ -6,6 +6,7 @@ server makes them, so these tests hold the bot to what the server really sends.
 
 from __future__ import annotations
 
+import discord
 import msgspec
 from discord_fakes import FakeChannel, FakeInteraction, FakeUser
 from discord_rules import utf16_units
@@ -240,7 +241,8 @@ async def test_the_start_mention_goes_through_the_channel_once_the_interaction_i
     """An interaction's followup works for 15 minutes; a start later than that (a lobby
     left open) is posted in the channel itself."""
     now = [0.0]
-    channel = FakeChannel()
+    allowed = discord.Permissions(view_channel=True, send_messages=True)
+    channel = FakeChannel(permissions=allowed)
     interaction = FakeInteraction(None, FakeUser(1, "Ann"), channel=channel)
     await interaction.response.defer()
     herald = Herald(interaction, clock=lambda: now[0])

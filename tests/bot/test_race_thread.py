@@ -131,7 +131,7 @@ async def test_a_race_opened_inside_a_thread_says_discord_refused(bot: Bot) -> N
     """Discord makes no thread inside a thread: the race runs there, and the creator
     reads Discord's reason."""
     parent = FakeChannel(permissions=THREADS)
-    starter = await parent.send("a message with a thread")
+    starter = parent.posted("a message with a thread")
     inside = await starter.create_thread(name="talk")
     opening = await open_race(bot, inside, thread=True)
     lobby, line = opening.sent
@@ -144,7 +144,7 @@ async def test_a_race_opened_inside_a_thread_says_discord_refused(bot: Bot) -> N
 
 async def test_the_fakes_make_threads_as_discord_does() -> None:
     channel = FakeChannel(permissions=THREADS)
-    message = await channel.send("race")
+    message = channel.posted("race")
     with pytest.raises(discord.HTTPException, match="name must be 1-100"):
         await message.create_thread(name="x" * 101)
     with pytest.raises(discord.HTTPException, match="name must be 1-100"):
@@ -157,9 +157,9 @@ async def test_the_fakes_make_threads_as_discord_does() -> None:
     await made.send("hello")
     quiet = FakeChannel(permissions=discord.Permissions(view_channel=True))
     with pytest.raises(discord.Forbidden):
-        await (await quiet.send("race")).create_thread(name="race")
+        await quiet.posted("race").create_thread(name="race")
     no_posts = FakeChannel(permissions=discord.Permissions(create_public_threads=True))
-    thread = await (await no_posts.send("race")).create_thread(name="race")
+    thread = await no_posts.posted("race").create_thread(name="race")
     with pytest.raises(discord.Forbidden):
         await thread.send("hello")
 

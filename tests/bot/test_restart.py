@@ -13,10 +13,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
-from bot_setup import SERVICE_TOKEN, MakeClient
+from bot_setup import SERVICE_TOKEN, MakeClient, bot_table
 from discord.app_commands import Choice
-from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeUser, press, until
+from discord_fakes import Bot, FakeBot, FakeChannel, FakeInteraction, FakeUser, press, until
 
 import engine
 from bot.app import OPTIONS_FILE, SolitaireBot
@@ -25,6 +26,7 @@ from bot.client import Actor, ArenaClient
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
 from bot.table import Table
+from server.transport.app import ArenaServer
 
 ERIKA = FakeUser(801, "Erika", locale="de")
 FRANK = FakeUser(802, "Frank")
@@ -133,6 +135,50 @@ class TestRaceMessages:
         await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
         assert await restarted.reattach_races([1], lambda channel_id: None) == 0
         assert restarted.desk.races == {}
+
+
+class TestRestartInTheCountdown:
+    async def test_boards_turn_up_and_racers_are_mentioned(
+        self, arena: ArenaServer, tmp_path: Path
+    ) -> None:
+        """The bot restarts while a race counts down: at the start the racers are still
+        mentioned (the bot kept who joined through it), and a board opened face down
+        before the restart turns its cards up with one tap. No interaction of the new bot
+        can carry the mention, so it is posted in the channel (Send Messages)."""
+        channel = FakeChannel(
+            permissions=discord.Permissions(view_channel=True, send_messages=True)
+        )
+        async with bot_table(arena, tmp_path) as first:
+            fake = FakeBot(first)
+            opening = FakeInteraction(fake, ERIKA, channel=channel)
+            await SolitaireCog.race.callback(  # type: ignore[arg-type]
+                SolitaireCog(first), opening, variant=KLONDIKE, countdown=3
+            )
+            [lobby] = opening.sent
+            await press(fake, FRANK, lobby, "Mitmachen", channel=channel)
+            await press(fake, ERIKA, lobby, "Starten", channel=channel)
+            await until(lambda: "Mein Spielfeld" in lobby.labels(), "the countdown")
+            boards = {}
+            for user in (ERIKA, FRANK):
+                opened = await press(fake, user, lobby, "Mein Spielfeld", channel=channel)
+                [boards[user.name]] = opened.sent
+            face_down = boards["Frank"]
+            assert not face_down.enabled_piles()
+            assert "turn up then" in face_down.content
+            # Its columns are named by number, not "Empty 1" (they hold cards, face down).
+            assert face_down.labels()[:7] == [f"{n} 🟦" for n in range(1, 8)]
+            assert "Turn the cards up" in face_down.enabled()
+        async with bot_table(arena, tmp_path) as again:
+            fake = FakeBot(again)
+            assert await again.reattach_races([1], {channel.id: channel}.get) == 1
+            await until(lambda: again.desk.mentions == 1, "the start's mention")
+            [mention] = [m for m in channel.messages.values() if "🏁" in m.content]
+            assert f"<@{ERIKA.id}>" in mention.content and f"<@{FRANK.id}>" in mention.content
+            # The board from before the restart: one tap turns its cards up.
+            await press(fake, FRANK, face_down, "Turn the cards up")
+            assert any(pile.isdigit() for pile in face_down.enabled_piles())
+            assert "Draw" in face_down.enabled()
+            assert any(mark in face_down.content for mark in "♠♣♡♢")
 
 
 class TestBoardOptions:
