@@ -9,15 +9,22 @@ leases of a process that died run out, and then the race's home process
 (server/core/place.py) takes them over at once, any other process one lease period
 later (``run``), and rebuilds the race from the database.
 
-A process that finds its lease gone at a renewal (it stalled longer than the lease, and
-another took over) stops acting as the owner at once; whatever it numbered meanwhile
-loses to the new owner on the key of the race's events.
+Fenced: a lease runs out by the database's clock, ``lease_seconds`` after the holder's
+last renewal; this process counts the same time from just before it sent that renewal,
+by its own steady clock, so its count ends no later than the lease itself. Once it could
+have ended (``good`` is false: the database was away, or this process stalled), the
+process stops acting as the owner: its clock neither starts nor ends races, and a move
+is committed and reported as on a mirror, with no event numbered. A renewal that
+succeeds makes its leases good again (those another process took meanwhile are lost:
+``renew`` names them), and the races it owns are read again from the database.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+import time
 from collections.abc import Awaitable, Callable
 
 import structlog
@@ -27,6 +34,10 @@ from server.protocol.errors import ArenaError
 from server.store.leases import LeaseStore
 
 log = structlog.get_logger(__name__)
+
+# Seconds taken off a lease's time for the rate at which two machines' clocks may drift
+# apart over one lease (far less in practice).
+DRIFT_SECONDS = 0.25
 
 
 class RaceLeases:
@@ -38,6 +49,17 @@ class RaceLeases:
         self.seconds = seconds
         self.held: set[int] = set()
         self._alive = False  # renewed at least once
+        # Until when (time.monotonic) this process's leases are surely good.
+        self._good_until = -math.inf
+        self._lapsed = False  # ``good`` turned false since the last renewal
+
+    def good(self) -> bool:
+        """Whether this process's leases are surely still good: else it does not act as
+        the owner of any race until a renewal succeeds."""
+        if time.monotonic() < self._good_until:
+            return True
+        self._lapsed = True
+        return False
 
     @property
     def holder(self) -> str:
@@ -67,25 +89,35 @@ class RaceLeases:
     async def renew(self) -> set[int]:
         """Keep this process's leases good; the races it lost (taken over by others
         while its leases had run out)."""
+        sent = time.monotonic()
         kept = await self.store.renew(self.seconds)
         self._alive = True
+        self._good_until = sent + self.seconds - min(DRIFT_SECONDS, self.seconds / 10)
         if kept is None:
             return set()
         gone = self.held - kept
         self.held -= gone
         return gone
 
+    def lapsed(self) -> bool:
+        """Whether the leases stopped being surely good since this was last asked (the
+        races owned here are then read again: moves were made meanwhile unnumbered)."""
+        lapsed, self._lapsed = self._lapsed, False
+        return lapsed
+
     async def run(
         self,
         lost: Callable[[set[int]], None],
         taken: Callable[[list[int]], Awaitable[None]],
         check: Callable[[], Awaitable[None]],
+        again: Callable[[], None],
     ) -> None:
         """Renew, and take over the races of processes that are gone, until cancelled.
 
         ``lost`` hears of races whose lease another process took; ``taken`` of races
         this process took over; ``check`` is called each time, to look for what reports
-        lost with their sender did not say.
+        lost with their sender did not say; ``again`` when the leases are good again
+        after they could have run out.
         """
         while True:
             await asyncio.sleep(self.seconds / 3)
@@ -94,6 +126,9 @@ class RaceLeases:
                 if gone:
                     log.warning("leases_lost", races=sorted(gone))
                     lost(gone)
+                if self.lapsed():
+                    log.warning("leases_good_again")
+                    again()
                 orphans = await self.store.take_orphans(self.seconds, self.place)
                 if orphans:
                     log.info("leases_taken_over", races=orphans)

@@ -119,11 +119,9 @@ class ArenaServer:
         if fanout is not None:
             fanout.deliver_to(services.following)
             self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
-        hosting = services.hosting
-        leases = services.leases.run(hosting.lost, hosting.taken_over, services.following.recheck)
-        self._tasks.append(asyncio.create_task(leases, name="race-leases"))
-        resumed = await hosting.resume_open_races()
-        self._tasks.append(asyncio.create_task(services.race_clock.run(), name="race-clock"))
+        resumed = await services.hosting.resume_open_races()
+        for name, work in services.race_tasks().items():
+            self._tasks.append(asyncio.create_task(work, name=name))
         reviews = services.fair_play.review_pending()  # what a stop left unreviewed
         self._tasks.append(asyncio.create_task(reviews, name="fair-play-review"))
         checks = services.winnability.run()
