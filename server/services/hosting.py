@@ -206,7 +206,7 @@ class RaceHosting:
         so its clock runs again."""
         leases = self.leases
         await leases.renew()  # this process's leases are good from now on
-        race_ids = await leases.store.take_orphans(leases.seconds, leases.place, limit=100_000)
+        race_ids = await leases.store.take_orphans(leases.period, leases.place, limit=100_000)
         await self.taken_over(race_ids)
         return len(race_ids)
 
@@ -229,14 +229,6 @@ class RaceHosting:
             if room is not None:
                 room.hosting.lost()
                 self.publisher.relay.follow(race_id, owner=False)
-
-    def leases_good_again(self) -> None:
-        """This process's leases are good again after they could have run out: the
-        races owned here are read again (moves may have been made, unnumbered)."""
-        for room in self.rooms.values():
-            if room.owned:
-                room.hosting.write_failed()
-        self.publisher.clock_changed.set()
 
     def hold(self, room: RaceRoom) -> RaceRoom:
         """Keep the room as the race's in this process, and hear of the race from the

@@ -14,9 +14,14 @@ last renewal; this process counts the same time from just before it sent that re
 by its own steady clock, so its count ends no later than the lease itself. Once it could
 have ended (``good`` is false: the database was away, or this process stalled), the
 process stops acting as the owner: its clock neither starts nor ends races, and a move
-is committed and reported as on a mirror, with no event numbered. A renewal that
-succeeds makes its leases good again (those another process took meanwhile are lost:
-``renew`` names them), and the races it owns are read again from the database.
+is committed and reported as on a mirror, with no event numbered, and that race is read
+again from the database once a renewal has made the leases good again (those another
+process took meanwhile are lost: ``renew`` names them).
+
+Leases are short (``lease_seconds``, 1.5 s by default, renewed every third of it), so a
+race whose owner died is taken over within about two seconds: once the dead holder's row
+has run out, the race's home process takes it at once and any other after a third of a
+lease more (the home, restarting, gets its own races back if it is quick).
 """
 
 from __future__ import annotations
@@ -51,15 +56,16 @@ class RaceLeases:
         self._alive = False  # renewed at least once
         # Until when (time.monotonic) this process's leases are surely good.
         self._good_until = -math.inf
-        self._lapsed = False  # ``good`` turned false since the last renewal
+
+    @property
+    def period(self) -> float:
+        """Seconds between renewals (and sweeps for races whose owner is gone)."""
+        return self.seconds / 3
 
     def good(self) -> bool:
         """Whether this process's leases are surely still good: else it does not act as
         the owner of any race until a renewal succeeds."""
-        if time.monotonic() < self._good_until:
-            return True
-        self._lapsed = True
-        return False
+        return time.monotonic() < self._good_until
 
     @property
     def holder(self) -> str:
@@ -99,37 +105,26 @@ class RaceLeases:
         self.held -= gone
         return gone
 
-    def lapsed(self) -> bool:
-        """Whether the leases stopped being surely good since this was last asked (the
-        races owned here are then read again: moves were made meanwhile unnumbered)."""
-        lapsed, self._lapsed = self._lapsed, False
-        return lapsed
-
     async def run(
         self,
         lost: Callable[[set[int]], None],
         taken: Callable[[list[int]], Awaitable[None]],
         check: Callable[[], Awaitable[None]],
-        again: Callable[[], None],
     ) -> None:
         """Renew, and take over the races of processes that are gone, until cancelled.
 
         ``lost`` hears of races whose lease another process took; ``taken`` of races
         this process took over; ``check`` is called each time, to look for what reports
-        lost with their sender did not say; ``again`` when the leases are good again
-        after they could have run out.
+        lost with their sender did not say.
         """
         while True:
-            await asyncio.sleep(self.seconds / 3)
+            await asyncio.sleep(self.period)
             with contextlib.suppress(ArenaError):  # the database is away: next time
                 gone = await self.renew()
                 if gone:
                     log.warning("leases_lost", races=sorted(gone))
                     lost(gone)
-                if self.lapsed():
-                    log.warning("leases_good_again")
-                    again()
-                orphans = await self.store.take_orphans(self.seconds, self.place)
+                orphans = await self.store.take_orphans(self.period, self.place)
                 if orphans:
                     log.info("leases_taken_over", races=orphans)
                     self.held.update(orphans)

@@ -73,9 +73,7 @@ class Services:
         """The races' work that runs for the process's life, by task name: the leases
         renewed and taken over, and the race clock."""
         hosting = self.hosting
-        leases = self.leases.run(
-            hosting.lost, hosting.taken_over, self.following.recheck, hosting.leases_good_again
-        )
+        leases = self.leases.run(hosting.lost, hosting.taken_over, self.following.recheck)
         return {"race-leases": leases, "race-clock": self.race_clock.run()}
 
     async def close(self) -> None:

@@ -180,8 +180,15 @@ class ArenaServer:
         await asyncio.get_running_loop().connect_accepted_socket(new_connection, sock)
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP on the WebSocket port: /healthz and /metrics."""
+        """Plain HTTP on the WebSocket port: /livez, /healthz and /metrics."""
         path = request.path.split("?", 1)[0]
+        if path == "/livez":
+            # Liveness, apart from readiness: the process serves, whatever the database
+            # does. A proxy checks this, so a database outage, which every host shares,
+            # does not take every host out of the proxy: the connections in play keep
+            # their session, and new ones are still taken (and told ``unavailable`` for
+            # what needs the database).
+            return connection.respond(HTTPStatus.OK, "alive\n")
         if path == "/healthz":
             return connection.respond(*await self.health())
         if path == "/metrics":
