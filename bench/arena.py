@@ -143,8 +143,11 @@ async def run(args: argparse.Namespace, url: str) -> None:
         ]
         # Races of eight need the clock that sends their waiting progress, as the
         # server runs it (server/transport/app.py); races of one are measured without.
-        clock = asyncio.create_task(arena.race_clock.run()) if args.race_size > 1 else None
-        if clock is not None:
+        if args.race_size > 1:
+            races = [asyncio.create_task(work) for work in arena.race_tasks().values()]
+        else:
+            races = []
+        if races:
             for start in range(0, len(players), args.race_size):
                 group = players[start : start + args.race_size]
                 group[0].game = await group[0].new_race(group[1:])
@@ -165,10 +168,10 @@ async def run(args: argparse.Namespace, url: str) -> None:
             )
         stop.set()
         await asyncio.gather(*tasks)
-        if clock is not None:
-            clock.cancel()
+        for task in races:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await clock
+                await task
         committer.close()
         await commits
         await arena.close()

@@ -4,7 +4,9 @@ One connection lands on one host (the proxy in front picks it, deploy/haproxy.cf
 a race is owned by the host it was created on (docs/operations.md, "A race's owner").
 With every Discord race on the bot's one connection, every race would live on one host
 and adding hosts would add nothing for Discord players. So the bot opens ``count``
-connections through the proxy, which sends each to the host with the fewest, and:
+connections through the proxy, one to each host: connection ``i`` asks for host ``i``
+(``?host=<i>``, which the proxy honours while that host is up; sent by load, the
+connections could land two on one host when other clients connected meanwhile), and:
 
 - creates each race on the next connection in turn, so the races are created on (and
   owned by) every host in turn;
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from bot.client import Actor, ArenaClient, Message
 from server import protocol as p
@@ -35,14 +38,14 @@ class SpreadClient(ArenaClient):
         own = {k: v for k, v in options.items() if k not in ("on_event", "on_race", "on_notice")}
         self.links = [
             ArenaClient(
-                url,
+                host_url(url, index),
                 service_token,
                 on_event=self._event,
                 on_race=self._race,
                 on_notice=self._notice,
                 **own,
             )
-            for _ in range(count)
+            for index in range(count)
         ]
         self._turns = itertools.cycle(range(count))
         self._by_race: dict[int, int] = {}
@@ -65,7 +68,6 @@ class SpreadClient(ArenaClient):
     async def start(self, timeout: float | None = None) -> None:
         """Start every connection (with ``timeout``, wait until each said hello)."""
         for link in self.links:
-            # One after the other: the proxy then sends each to the host with the fewest.
             await link.start(timeout)
 
     async def wait_ready(self, timeout: float) -> None:
@@ -112,3 +114,10 @@ class SpreadClient(ArenaClient):
             race = reply.race
             self._by_game.setdefault(reply.game, self._by_race.get(race, index) if race else index)
         return reply
+
+
+def host_url(url: str, index: int) -> str:
+    """``url`` asking the proxy for host ``index`` (deploy/haproxy.cfg, ``host``)."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "host"] + [("host", str(index))]
+    return urlunsplit(parts._replace(query=urlencode(query)))

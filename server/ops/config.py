@@ -32,9 +32,10 @@ class ServerConfig:
     # ``--processes N`` starts a nats-server of its own (server/transport/broker.py);
     # several hosts must share one.
     nats_url: str | None = None
-    # Seconds a race's lease lasts unless renewed (server/services/lease.py): how long
-    # a race whose owner died waits for another process to take it over.
-    lease_seconds: float = 10.0
+    # Seconds a race's lease lasts unless renewed (server/services/lease.py), renewed
+    # every third of it: a race whose owner died is taken over within about this much
+    # and a third more, and an owner that cannot renew stops acting as one this soon.
+    lease_seconds: float = 1.5
     database_url: str | None = None
     data_dir: Path = DEFAULT_DATA_DIR
     # Service clients (the Discord bot) prove themselves with one of these tokens.

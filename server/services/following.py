@@ -80,7 +80,7 @@ class RaceFollowing:
         for report in reports:
             self._forget_if_behind(report)
             if report.reread and report.race in rooms:
-                rooms[report.race].stale = True
+                rooms[report.race].hosting.fell_behind()
 
     async def catch_up_all(self) -> None:
         """Read what may have been missed of every race held here (after a time when
@@ -124,13 +124,13 @@ class RaceFollowing:
         follows them; an owner that sees another number its race has lost it."""
         room.seq = max(room.seq, room.sent)
         if room.owned:
-            room.stale = True
+            room.hosting.fell_behind()
             return
         for message in events:
             if isinstance(message.event, p.ProgressEvent):
                 room.race.follow(message.event.standings)
             else:
-                room.stale = True
+                room.hosting.fell_behind()
 
     async def reported(self, reports: list[Report]) -> None:
         """Mirrors reported changes in races: the owner turns them into events, each
@@ -149,7 +149,7 @@ class RaceFollowing:
             elif report.reread and report.race in rooms:
                 # The race changed in the database, or its owner parked it: this copy
                 # is behind, and the next request here reads it again (and may own it).
-                rooms[report.race].stale = True
+                rooms[report.race].hosting.fell_behind()
         async with asyncio.TaskGroup() as group:
             for race_id, race_reports in by_race.items():
                 group.create_task(self._apply_reports(race_id, race_reports))

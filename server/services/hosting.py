@@ -19,6 +19,7 @@ import msgspec
 import structlog
 
 from server import protocol as p
+from server.core.hosting import Hold, Hosting, is_quiet
 from server.core.race import Counters, EntryLine, Race, RaceState
 from server.core.reports import Report, reconcile
 from server.ops.config import ServerConfig
@@ -56,8 +57,7 @@ class RaceHosting:
         self.config = config
         self.clock = clock
         self.rooms: dict[int, RaceRoom] = {}
-        # Races being parked now (``park``): a request for one waits until it is done.
-        self._parking: set[int] = set()
+        # Told when rooms held as ``parking`` have left: a request for one waits.
         self._parked = asyncio.Condition()
 
     async def room(self, race_id: int) -> RaceRoom:
@@ -73,9 +73,12 @@ class RaceHosting:
         room = self.rooms.get(race_id)
         if room is not None and not room.stale:
             return room
-        if race_id in self._parking:
+        if room is not None and room.hosting.hold is Hold.PARKING:
             async with self._parked:
-                await self._parked.wait_for(lambda: race_id not in self._parking)
+                await self._parked.wait_for(lambda: self.rooms.get(race_id) is not room)
+            room = self.rooms.get(race_id)
+            if room is not None and not room.stale:
+                return room
         stale = room
         record = await self.storage.race(race_id)
         if record is None:
@@ -91,7 +94,7 @@ class RaceHosting:
         counters = {e.game_id: await self._counters(e, stale, owned) for e in record.entries}
         interval = self.config.progress_interval_ms if owned else 0
         race = Race.from_record(record, counters, interval)
-        room = RaceRoom(race, seq=record.last_seq, sent=record.last_seq, owned=owned)
+        room = RaceRoom(race, record.last_seq, record.last_seq, Hosting.loaded(owned))
         current = self.rooms.get(race_id)
         if current is not None and not current.stale:
             return current  # another request rebuilt it meanwhile
@@ -102,9 +105,11 @@ class RaceHosting:
         if room.sent < record.last_seq:  # stored events the watchers here have not seen yet
             rows = await self.storage.events_after(race_id, room.sent, record.last_seq - room.sent)
             self.send_new(race_id, stored_events(race_id, rows))
-        if owned and (stale is None or not stale.owned) and race.state is RaceState.RUNNING:
-            # Taken over (or loaded after a restart): tell everybody the counts as they
-            # are, and end the race if everyone finished while it had no owner.
+        was_owner = stale is not None and stale.owned and not stale.hosting.failed
+        if owned and not was_owner and race.state is RaceState.RUNNING:
+            # Taken over (or loaded after a restart, or after changes made while this
+            # process's leases were in doubt): tell everybody the counts as they are, and
+            # end the race if everyone finished meanwhile.
             await self.publisher.end_if_all_done(room)
         self.publisher.clock_changed.set()
         return room
@@ -129,7 +134,7 @@ class RaceHosting:
         mirror's copy may be a moment behind the owner's."""
         room = await self.room(race_id)
         if not room.owned:
-            room.stale = True
+            room.hosting.fell_behind()
             return await self.room(race_id)
         # The owner may not have heard yet of players who joined through a mirror: a
         # start must count them, so it rereads the race first.
@@ -161,7 +166,7 @@ class RaceHosting:
         if deadline is not None and deadline <= now:
             room.race.tick(now)  # the owner's events say the same a moment later
         if room.race.state is RaceState.LOBBY:
-            room.stale = True
+            room.hosting.fell_behind()
             room = await self.room(race_id)
         return room
 
@@ -189,7 +194,7 @@ class RaceHosting:
             return
         self.watchers.add(room.race_id, subscriber)
         if room.race_id not in self.rooms:
-            room.stale = True
+            room.hosting.came_back()
             self.hold(room)
 
     def unwatch(self, subscriber: Subscriber) -> None:
@@ -201,7 +206,7 @@ class RaceHosting:
         so its clock runs again."""
         leases = self.leases
         await leases.renew()  # this process's leases are good from now on
-        race_ids = await leases.store.take_orphans(leases.seconds, leases.place, limit=100_000)
+        race_ids = await leases.store.take_orphans(leases.period, leases.place, limit=100_000)
         await self.taken_over(race_ids)
         return len(race_ids)
 
@@ -211,7 +216,7 @@ class RaceHosting:
         for race_id in race_ids:
             room = self.rooms.get(race_id)
             if room is not None:
-                room.stale = True
+                room.hosting.fell_behind()
             try:
                 await self.room(race_id)
             except ArenaError:
@@ -222,8 +227,7 @@ class RaceHosting:
         for race_id in race_ids:
             room = self.rooms.get(race_id)
             if room is not None:
-                room.owned = False
-                room.stale = True
+                room.hosting.lost()
                 self.publisher.relay.follow(race_id, owner=False)
 
     def hold(self, room: RaceRoom) -> RaceRoom:
@@ -240,25 +244,25 @@ class RaceHosting:
         so nor of moves made in those games elsewhere, and a copy kept would fall behind.
         """
         room = self.rooms.pop(race_id)
+        owned = room.owned
+        room.hosting.let_go()
         self.publisher.played_elsewhere.pop(race_id, None)
         self.publisher.relay.leave(race_id)
-        if not room.owned:
-            for racer in room.race.racers.values():
-                cached = self.games.peek(racer.game_id)
-                if cached is not None and not cached.lock.locked():
-                    self.games.forget(racer.game_id)
+        if not owned:
+            self._forget_games(room)
+
+    def _forget_games(self, room: RaceRoom) -> None:
+        for racer in room.race.racers.values():
+            cached = self.games.peek(racer.game_id)
+            if cached is not None and not cached.lock.locked():
+                self.games.forget(racer.game_id)
 
     def quiet(self, room: RaceRoom, now: int) -> bool:
         """Whether nothing happened in the race for ``idle_race_seconds`` and nobody
         here watches it or has progress waiting in it."""
         idle_ms = self.config.idle_race_seconds * 1000
-        race = room.race
-        return (
-            room.race_id not in self.watchers
-            and now - room.active_at >= idle_ms
-            and not race.changed
-            and race.state is not RaceState.FINISHED
-        )
+        watched = room.race_id in self.watchers
+        return is_quiet(room.race, room.active_at, now, idle_ms, watched)
 
     async def park(self, rooms: list[RaceRoom], now: int) -> None:
         """Let quiet races this process owns leave its memory, and park their leases
@@ -270,34 +274,32 @@ class RaceHosting:
         database. The racers' games leave the cache with it. Mirrors are told (a
         ``reread`` report), so a player who moves through one is counted by the process
         that takes the race next, not reported to this one, which no longer listens.
+        While its lease is being parked the room stays, held as ``parking``: a request
+        for the race waits (``room``) and then reads it again.
         """
         # Sending progress may have waited on a commit since they were found quiet.
         rooms = [
             room
             for room in rooms
             if self.rooms.get(room.race_id) is room
+            and room.hosting.hold is Hold.OWNER
             and self.quiet(room, now)
             and not room.lock.locked()
         ]
-        race_ids = [room.race_id for room in rooms]
-        self._parking.update(race_ids)
+        for room in rooms:
+            room.hosting.park()
         try:
-            for room in rooms:
-                room.stale = True  # whoever still holds it reads the race again
-                self.forget(room.race_id)
-                for racer in room.race.racers.values():
-                    cached = self.games.peek(racer.game_id)
-                    if cached is not None and not cached.lock.locked():
-                        self.games.forget(racer.game_id)
-            parked = await self.leases.park(race_ids) if race_ids else []
-            for race_id in parked:
-                self.publisher.relay.note(race_id, [Report(race=race_id, reread=True)])
-            if parked:
-                log.info("races_parked", races=len(parked))
+            parked = await self.leases.park([room.race_id for room in rooms]) if rooms else []
         finally:
-            self._parking.difference_update(race_ids)
+            for room in rooms:
+                if self.rooms.get(room.race_id) is room:
+                    self.forget(room.race_id)  # its games go with it
             async with self._parked:
                 self._parked.notify_all()
+        for race_id in parked:
+            self.publisher.relay.note(race_id, [Report(race=race_id, reread=True)])
+        if parked:
+            log.info("races_parked", races=len(parked))
 
 
 def stored_events(race_id: int, rows: list[Any]) -> list[p.Event]:

@@ -9,15 +9,27 @@ leases of a process that died run out, and then the race's home process
 (server/core/place.py) takes them over at once, any other process one lease period
 later (``run``), and rebuilds the race from the database.
 
-A process that finds its lease gone at a renewal (it stalled longer than the lease, and
-another took over) stops acting as the owner at once; whatever it numbered meanwhile
-loses to the new owner on the key of the race's events.
+Fenced: a lease runs out by the database's clock, ``lease_seconds`` after the holder's
+last renewal; this process counts the same time from just before it sent that renewal,
+by its own steady clock, so its count ends no later than the lease itself. Once it could
+have ended (``good`` is false: the database was away, or this process stalled), the
+process stops acting as the owner: its clock neither starts nor ends races, and a move
+is committed and reported as on a mirror, with no event numbered, and that race is read
+again from the database once a renewal has made the leases good again (those another
+process took meanwhile are lost: ``renew`` names them).
+
+Leases are short (``lease_seconds``, 1.5 s by default, renewed every third of it), so a
+race whose owner died is taken over within about two seconds: once the dead holder's row
+has run out, the race's home process takes it at once and any other after a third of a
+lease more (the home, restarting, gets its own races back if it is quick).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+import time
 from collections.abc import Awaitable, Callable
 
 import structlog
@@ -27,6 +39,10 @@ from server.protocol.errors import ArenaError
 from server.store.leases import LeaseStore
 
 log = structlog.get_logger(__name__)
+
+# Seconds taken off a lease's time for the rate at which two machines' clocks may drift
+# apart over one lease (far less in practice).
+DRIFT_SECONDS = 0.25
 
 
 class RaceLeases:
@@ -38,6 +54,18 @@ class RaceLeases:
         self.seconds = seconds
         self.held: set[int] = set()
         self._alive = False  # renewed at least once
+        # Until when (time.monotonic) this process's leases are surely good.
+        self._good_until = -math.inf
+
+    @property
+    def period(self) -> float:
+        """Seconds between renewals (and sweeps for races whose owner is gone)."""
+        return self.seconds / 3
+
+    def good(self) -> bool:
+        """Whether this process's leases are surely still good: else it does not act as
+        the owner of any race until a renewal succeeds."""
+        return time.monotonic() < self._good_until
 
     @property
     def holder(self) -> str:
@@ -67,8 +95,10 @@ class RaceLeases:
     async def renew(self) -> set[int]:
         """Keep this process's leases good; the races it lost (taken over by others
         while its leases had run out)."""
+        sent = time.monotonic()
         kept = await self.store.renew(self.seconds)
         self._alive = True
+        self._good_until = sent + self.seconds - min(DRIFT_SECONDS, self.seconds / 10)
         if kept is None:
             return set()
         gone = self.held - kept
@@ -88,13 +118,13 @@ class RaceLeases:
         lost with their sender did not say.
         """
         while True:
-            await asyncio.sleep(self.seconds / 3)
+            await asyncio.sleep(self.period)
             with contextlib.suppress(ArenaError):  # the database is away: next time
                 gone = await self.renew()
                 if gone:
                     log.warning("leases_lost", races=sorted(gone))
                     lost(gone)
-                orphans = await self.store.take_orphans(self.seconds, self.place)
+                orphans = await self.store.take_orphans(self.period, self.place)
                 if orphans:
                     log.info("leases_taken_over", races=orphans)
                     self.held.update(orphans)

@@ -22,6 +22,7 @@ from server import protocol as p
 from server.core.reports import Report, reports_of
 from server.core.session import MoveRow
 from server.protocol.errors import ArenaError
+from server.services.lease import RaceLeases
 from server.services.ratings import Ratings
 from server.services.relay import Relay
 from server.services.review import FairPlay
@@ -50,8 +51,10 @@ class RacePublisher:
         fair_play: FairPlay,
         ratings: Ratings,
         clock: Callable[[], int],
+        leases: RaceLeases,
     ) -> None:
         self.committer = committer
+        self.leases = leases
         self.relay = relay
         self.watchers = watchers
         self.fair_play = fair_play
@@ -76,9 +79,15 @@ class RacePublisher:
 
         In a race another process owns, the events are not this process's to number:
         the rows and statements are committed, then reported to the owner, which turns
-        them into the race's events (server/core/reports.py).
+        them into the race's events (server/core/reports.py). So too in a race owned
+        here while this process's leases may have run out (server/services/lease.py):
+        it numbers nothing then, and reads the race again once they are good.
         """
         if not room.owned:
+            await self._relay(room, events, statements, moves)
+            return
+        if not self.leases.good():
+            room.hosting.write_failed()  # read again, counts and all, once good again
             await self._relay(room, events, statements, moves)
             return
         messages, rows = room.number(events, now)
@@ -88,7 +97,7 @@ class RacePublisher:
             await self.committer.submit(moves, rows, statements)
         except ArenaError:
             # The race in memory may now be ahead of the database: rebuild it from there.
-            room.stale = room.failed = True
+            room.hosting.write_failed()
             self.clock_changed.set()
             raise
         self._report_moves_elsewhere(room, moves)
@@ -160,7 +169,7 @@ class RacePublisher:
             await self.committer.submit((), rows)
         except ArenaError as err:
             for room, _ in sending:
-                room.stale = room.failed = True
+                room.hosting.write_failed()
             self.clock_changed.set()
             log.error("race_progress_failed", races=len(sending), error=err.code)
             return
@@ -181,7 +190,7 @@ class RacePublisher:
         try:
             await self.committer.submit(moves, (), statements)
         except ArenaError:
-            room.stale = room.failed = True
+            room.hosting.write_failed()
             raise
         told = reports_of(room.race_id, events)
         if moves:  # the log's length, for a copy of the game cached elsewhere

@@ -15,15 +15,12 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from server.core.race import Race, RaceState
+from server.core.hosting import Step, clock_deadline, clock_step
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError
 from server.services.hosting import RaceHosting
 from server.services.publish import RacePublisher
 from server.services.rooms import RaceRoom
-
-# A finished race stays in memory this long after its end (ms), for late requests.
-FINISHED_KEPT_MS = 60_000
 
 
 class RaceClock:
@@ -43,7 +40,8 @@ class RaceClock:
 
     async def run(self) -> None:
         """Start counted-down races and end races out of time, each when due; send the
-        progress gathered in every race, all at once, every half interval."""
+        progress gathered in every race, all at once, every half interval; let go of
+        rooms nobody needs (server/core/hosting.py, ``clock_step``, decides which)."""
         hosting, publisher = self.hosting, self.publisher
         longest = max(0.02, min(1.0, self.config.progress_interval_ms / 2000))
         next_pass = 0.0
@@ -52,46 +50,34 @@ class RaceClock:
             now = self.clock()
             due: list[RaceRoom] = []
             gathered: list[RaceRoom] = []
-            upcoming: list[int] = []
             quiet: list[RaceRoom] = []
-            progress_pass = loop.time() >= next_pass
+            upcoming: list[int] = []
+            progress_due = loop.time() >= next_pass
+            lease_good = hosting.leases.good()
             for race_id, room in list(hosting.rooms.items()):
                 if not room.active_at:
                     room.active_at = now
-                if not room.owned:
-                    # Its owner's clock runs it. A copy nobody here watches any more goes
-                    # once it is behind, over or quiet (a request reads it again).
-                    over = room.race.state is RaceState.FINISHED
-                    watched = race_id in hosting.watchers
-                    if not watched and (room.stale or over or hosting.quiet(room, now)):
-                        hosting.forget(race_id)
-                    continue
-                due_at = _clock_deadline(room.race)
-                if room.stale and (room.failed or (due_at is not None and due_at <= now)):
-                    # Rebuilt only when a failed write left it behind, or when its clock
-                    # is due: another process's events alone need no replay here.
+                step = self._step(room, now, lease_good, progress_due)
+                if step is Step.REBUILD:
                     with contextlib.suppress(ArenaError):
                         room = await hosting.room(race_id)
                     if room.stale:
                         continue  # the database is still away; try again next pass
-                race = room.race
-                deadline = _clock_deadline(race)
-                if deadline is not None and deadline <= now:
+                    step = self._step(room, now, lease_good, progress_due)
+                if step is Step.TICK:
                     due.append(room)
-                    continue
-                if deadline is not None:
-                    upcoming.append(deadline)
-                if deadline is None and hosting.quiet(room, now) and not room.lock.locked():
+                elif step is Step.GATHER:
+                    gathered.append(room)
+                elif step is Step.PARK:
                     quiet.append(room)
-                elif race.state is RaceState.RUNNING:
-                    if progress_pass and not room.stale and race.changed:
-                        gathered.append(room)
-                elif race.state is RaceState.FINISHED:
-                    ended = race.ends_at
-                    if ended and now - ended > FINISHED_KEPT_MS:
-                        hosting.forget(race_id)
+                elif step in (Step.LET_GO, Step.RETIRE):
+                    hosting.forget(race_id)
+                    if step is Step.RETIRE:
                         hosting.leases.held.discard(race_id)  # its lease went at a renewal
-            if progress_pass:
+                deadline = clock_deadline(room.race)
+                if room.owned and deadline is not None and deadline > now:
+                    upcoming.append(deadline)
+            if progress_due:
                 next_pass = loop.time() + longest
                 if gathered:
                     await publisher.send_progress(gathered, now)
@@ -111,12 +97,14 @@ class RaceClock:
                 async with asyncio.timeout(max(0.0, wait)):
                     await publisher.clock_changed.wait()
 
-
-def _clock_deadline(race: Race) -> int | None:
-    """When the race's clock changes its state: the end of its countdown, or its time
-    limit while it runs (its progress is gathered apart)."""
-    if race.state is RaceState.COUNTDOWN:
-        return race.starts_at
-    if race.state is RaceState.RUNNING:
-        return race.ends_at
-    return None
+    def _step(self, room: RaceRoom, now: int, lease_good: bool, progress_due: bool) -> Step:
+        return clock_step(
+            room.hosting,
+            room.race,
+            now,
+            quiet=self.hosting.quiet(room, now),
+            watched=room.race_id in self.hosting.watchers,
+            busy=room.lock.locked(),
+            lease_good=lease_good,
+            progress_due=progress_due,
+        )

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from server import protocol as p
+from server.core.hosting import Hosting
 from server.core.race import Race
 from server.store.commit import EventRow
 
@@ -29,17 +30,24 @@ class RaceRoom:
     race: Race
     seq: int = 0  # the last number given to an event
     sent: int = 0  # the last event committed and sent (numbers up to it are stored)
-    # Behind the database (another process changed the race, or a write failed):
-    # rebuilt from the database before it is used again.
-    stale: bool = False
-    failed: bool = False  # stale because a write of ours failed
-    # This process holds the race's lease (server/services/lease.py): it numbers the
-    # events and runs the clock. Else the room is a mirror of the owner's.
-    owned: bool = True
+    # How this process holds the race (server/core/hosting.py): its owner (the race's
+    # lease, server/services/lease.py: it numbers the events and runs the clock) or a
+    # mirror of the owner's; current, or behind the database and read again when used.
+    hosting: Hosting = field(default_factory=Hosting)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The time of its last event here (ms; 0: none yet): a race quiet long enough, and
-    # watched by nobody here, leaves memory (server/services/races.py, ``run_clock``).
+    # watched by nobody here, leaves memory (server/services/race_clock.py).
     active_at: int = 0
+
+    @property
+    def owned(self) -> bool:
+        """This process owns the race."""
+        return self.hosting.owned
+
+    @property
+    def stale(self) -> bool:
+        """The room is behind the database: it is read again before it is used."""
+        return self.hosting.stale
 
     @property
     def race_id(self) -> int:

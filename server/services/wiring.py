@@ -7,8 +7,9 @@ own, so what they exercise is wired exactly as the server is.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
@@ -74,6 +75,13 @@ class Services:
     archive: DailyArchive
     ratings: Ratings
 
+    def race_tasks(self) -> dict[str, Coroutine[Any, Any, None]]:
+        """The races' work that runs for the process's life, by task name: the leases
+        renewed and taken over, and the race clock."""
+        hosting = self.hosting
+        leases = self.leases.run(hosting.lost, hosting.taken_over, self.following.recheck)
+        return {"race-leases": leases, "race-clock": self.race_clock.run()}
+
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
         await self.fair_play.close()
@@ -100,7 +108,7 @@ def build_services(
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
     relay = Alone() if relay is None else relay
     ratings = Ratings(RatingStore(storage.pool), BoardStore(storage.pool), clock)
-    publisher = RacePublisher(committer, relay, Watchers(), fair_play, ratings, clock)
+    publisher = RacePublisher(committer, relay, Watchers(), fair_play, ratings, clock, leases)
     hosting = RaceHosting(storage, games, leases, publisher, publisher.watchers, config, clock)
     races = RaceService(storage, games, solver, config, clock, place, leases, hosting, publisher)
     play = GameService(

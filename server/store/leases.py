@@ -130,7 +130,8 @@ class LeaseStore:
 
     @guarded
     async def take_orphans(self, seconds: float, place: Place, limit: int = 100) -> list[int]:
-        """Take the leases of unfinished races whose owner is gone; their ids."""
+        """Take the leases of unfinished races whose owner is gone; their ids. A race
+        whose home is another process only once its holder has been gone ``seconds``."""
         await self.pool.execute(DROP_GONE_HOLDERS)
         rows = await self.pool.fetch(
             TAKE_ORPHANS, self.holder, place.count, place.index, seconds, limit, PARKED

@@ -119,11 +119,9 @@ class ArenaServer:
         if fanout is not None:
             fanout.deliver_to(services.following)
             self._tasks.append(asyncio.create_task(fanout.run(), name="race-fanout"))
-        hosting = services.hosting
-        leases = services.leases.run(hosting.lost, hosting.taken_over, services.following.recheck)
-        self._tasks.append(asyncio.create_task(leases, name="race-leases"))
-        resumed = await hosting.resume_open_races()
-        self._tasks.append(asyncio.create_task(services.race_clock.run(), name="race-clock"))
+        resumed = await services.hosting.resume_open_races()
+        for name, work in services.race_tasks().items():
+            self._tasks.append(asyncio.create_task(work, name=name))
         reviews = services.fair_play.review_pending()  # what a stop left unreviewed
         self._tasks.append(asyncio.create_task(reviews, name="fair-play-review"))
         self._tasks.append(asyncio.create_task(services.ratings.run(), name="ratings"))
@@ -183,8 +181,15 @@ class ArenaServer:
         await asyncio.get_running_loop().connect_accepted_socket(new_connection, sock)
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP on the WebSocket port: /healthz and /metrics."""
+        """Plain HTTP on the WebSocket port: /livez, /healthz and /metrics."""
         path = request.path.split("?", 1)[0]
+        if path == "/livez":
+            # Liveness, apart from readiness: the process serves, whatever the database
+            # does. A proxy checks this, so a database outage, which every host shares,
+            # does not take every host out of the proxy: the connections in play keep
+            # their session, and new ones are still taken (and told ``unavailable`` for
+            # what needs the database).
+            return connection.respond(HTTPStatus.OK, "alive\n")
         if path == "/healthz":
             return connection.respond(*await self.health())
         if path == "/metrics":

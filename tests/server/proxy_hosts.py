@@ -70,6 +70,11 @@ class Cluster:
         assert websocket.response is not None
         return client, websocket.response.headers["X-Solitaire-Host"]
 
+    async def connect_only(self, path: str = "/") -> Client:
+        """A client through the proxy that has said nothing yet (no database needed)."""
+        websocket = await ws_connect(f"ws://127.0.0.1:{self.proxy_port}{path}", max_queue=None)
+        return Client(websocket)
+
     def kill(self, name: str) -> None:
         """SIGKILL a host, as a machine that dies."""
         host = next(h for h in self.hosts if h.name == name)

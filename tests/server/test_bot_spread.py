@@ -3,6 +3,8 @@
 With one connection, every race the bot opens lives on the one host that connection
 landed on. With one connection per host, the bot creates its races on each in turn,
 so each host owns a share, and everything about a race goes over its own connection.
+Each connection asks the proxy for its host: sent by load, two of the three could land
+on one host when other clients connected at the same moment.
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ from bot.spread import SpreadClient
 
 @pytest.mark.timeout(90)
 async def test_the_bots_races_live_on_every_host(
-    migrated_database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path, nats_url: str
 ) -> None:
     events: list[dict[str, Any]] = []
     async with hosts_behind_proxy(
-        migrated_database_url, tmp_path, service_tokens=SERVICE_TOKEN
+        migrated_database_url, tmp_path, nats_url=nats_url, service_tokens=SERVICE_TOKEN
     ) as cluster:
         client = SpreadClient(
             f"ws://127.0.0.1:{cluster.proxy_port}/", SERVICE_TOKEN, 3, on_event=events.append
         )
+        # Two players are on host 0 already (a race's address there): by load, the
+        # bot's connections would go to hosts 1 and 2, then one of them again.
+        others = [await cluster.connect("/races/3", name=f"P{i}") for i in range(2)]
+        assert {host for _, host in others} == {"host0"}
         await client.start(timeout=20)
         try:
             races = []
@@ -61,3 +67,5 @@ async def test_the_bots_races_live_on_every_host(
                 assert seen, race
         finally:
             await client.close()
+            for other, _ in others:
+                await other.close()
