@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
+from server.services.accounts import Accounts
 from server.services.daily import Dailies
 from server.services.games import GameCache
 from server.services.leaderboard import Leaderboard
@@ -24,6 +25,7 @@ from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.winnability import WinnabilityWatch
+from server.store.accounts import AccountStore
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
@@ -56,6 +58,7 @@ class Services:
     dailies: Dailies
     boards: Leaderboard
     listings: Listings
+    accounts: Accounts
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -102,4 +105,5 @@ def build_services(
         dailies=dailies,
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
+        accounts=Accounts(AccountStore(storage.pool), storage, games, clock, config.session_days),
     )

@@ -43,6 +43,7 @@ from server.transport.connection import Connection
 from server.transport.fanout import Fanout
 from server.transport.handlers import routes
 from server.transport.inbox import ArenaConnection
+from server.transport.sign_in import SignInRoutes
 
 log = structlog.get_logger(__name__)
 T = TypeVar("T")
@@ -71,6 +72,7 @@ class ArenaServer:
         self._tasks: list[asyncio.Task[Any]] = []
         self.services: Services | None = None
         self.committer: GroupCommitter | None = None
+        self.sign_in: SignInRoutes | None = None  # Sign in with Discord, over HTTP
 
     @property
     def port(self) -> int:
@@ -101,6 +103,7 @@ class ArenaServer:
             storage, self.committer, self.metrics, self.config, self.clock, self.place
         )
         routed = routes(services)
+        self.sign_in = SignInRoutes(self.config, services.accounts, signer, self.clock)
         self.metrics.sizes["solitaire_games_cached"] = (
             "Games held replayed in memory.",
             lambda: len(services.games),
@@ -179,6 +182,10 @@ class ArenaServer:
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the WebSocket port: /healthz and /metrics."""
+        if self.sign_in is not None:  # Sign in with Discord (server/transport/sign_in.py)
+            signing_in = await self.sign_in.respond(connection, request)
+            if signing_in is not None:
+                return signing_in
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(*await self.health())

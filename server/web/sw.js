@@ -26,6 +26,7 @@ const FILES = [
   "/records.js",
   "/replay.js",
   "/rules.js",
+  "/signin.js",
   "/style.css",
   "/sw.js",
 ];
