@@ -108,6 +108,19 @@ class ServerConfig:
     race_winnable_seconds: float = 3.0
     # Seconds one solver hint, "still winnable?" check or jump-back search may take.
     solver_help_seconds: float = 1.0
+    # Sign in with Discord (docs/operations.md, "Sign in with Discord"): the OAuth2
+    # application's id and secret, and the address Discord sends a browser back to after
+    # it agreed (this server's /auth/discord/callback as the world reaches it). Without an
+    # id and a secret nobody can sign in, and the server runs as it always did.
+    discord_client_id: str | None = None
+    discord_client_secret: str | None = None
+    discord_redirect_uri: str | None = None
+    # Discord's OAuth2 addresses; settings so that tests can run a provider of their own.
+    discord_authorize_url: str = "https://discord.com/oauth2/authorize"
+    discord_token_url: str = "https://discord.com/api/oauth2/token"
+    discord_user_url: str = "https://discord.com/api/users/@me"
+    # Days a signed-in player's session token stays good (each hello renews it).
+    session_days: float = 30.0
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -145,6 +158,7 @@ _ENV_TYPES = {
     "solver_workers": int,
     "race_winnable_seconds": float,
     "solver_help_seconds": float,
+    "session_days": float,
 }
 
 

@@ -176,6 +176,9 @@ from server.protocol.envelope import (
     SetProfile as SetProfile,
 )
 from server.protocol.envelope import (
+    SignInProvider as SignInProvider,
+)
+from server.protocol.envelope import (
     Standing as Standing,
 )
 from server.protocol.envelope import (

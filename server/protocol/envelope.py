@@ -91,14 +91,19 @@ class SetProfile(Request, tag="set_profile", kw_only=True):
     locale: Locale | None = None
 
 
+SignInProvider = Literal["discord"]
+
+
 class Welcome(Message, tag="welcome", kw_only=True):
-    """Reply to hello: the agreed version, who you are, and a token to come back as."""
+    """Reply to hello: the agreed version, who you are, and a token to come back as;
+    ``sign_in``: the ways a guest may sign in here (none: the server offers none)."""
 
     protocol: int
     server_time: int
     player: PlayerInfo | None = None
     token: str | None = None
     service: bool = False
+    sign_in: list[SignInProvider] = []
 
 
 class Profile(Message, tag="profile", kw_only=True):

@@ -14,6 +14,7 @@ from typing import Any
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
+from server.services.accounts import Accounts
 from server.services.archive import DailyArchive
 from server.services.daily import Dailies
 from server.services.following import RaceFollowing
@@ -32,6 +33,7 @@ from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.watchers import Watchers
 from server.services.winnability import WinnabilityWatch
+from server.store.accounts import AccountStore
 from server.store.archive import ArchiveStore
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
@@ -81,6 +83,8 @@ class Services:
         hosting = self.hosting
         leases = self.leases.run(hosting.lost, hosting.taken_over, self.following.recheck)
         return {"race-leases": leases, "race-clock": self.race_clock.run()}
+
+    accounts: Accounts
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -148,4 +152,5 @@ def build_services(
         listings=Listings(ListingStore(storage.pool), clock),
         archive=DailyArchive(ArchiveStore(storage.pool), clock, daily_limit_ms),
         ratings=ratings,
+        accounts=Accounts(AccountStore(storage.pool), storage, games, clock, config.session_days),
     )

@@ -43,6 +43,7 @@ from server.transport.connection import Connection
 from server.transport.fanout import NatsFanout
 from server.transport.handlers import routes
 from server.transport.inbox import ArenaConnection
+from server.transport.sign_in import SignInRoutes
 
 log = structlog.get_logger(__name__)
 T = TypeVar("T")
@@ -71,6 +72,7 @@ class ArenaServer:
         self._tasks: list[asyncio.Task[Any]] = []
         self.services: Services | None = None
         self.committer: GroupCommitter | None = None
+        self.sign_in: SignInRoutes | None = None  # Sign in with Discord, over HTTP
 
     @property
     def port(self) -> int:
@@ -107,6 +109,7 @@ class ArenaServer:
             storage, self.committer, self.metrics, self.config, self.clock, self.place, fanout
         )
         routed = routes(services)
+        self.sign_in = SignInRoutes(self.config, services.accounts, signer, self.clock)
         self.metrics.sizes["solitaire_games_cached"] = (
             "Games held replayed in memory.",
             lambda: len(services.games),
@@ -181,7 +184,11 @@ class ArenaServer:
         await asyncio.get_running_loop().connect_accepted_socket(new_connection, sock)
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP on the WebSocket port: /livez, /healthz and /metrics."""
+        """Plain HTTP on the WebSocket port: /livez, /healthz, /metrics and signing in."""
+        if self.sign_in is not None:  # Sign in with Discord (server/transport/sign_in.py)
+            signing_in = await self.sign_in.respond(connection, request)
+            if signing_in is not None:
+                return signing_in
         path = request.path.split("?", 1)[0]
         if path == "/livez":
             # Liveness, apart from readiness: the process serves, whatever the database

@@ -36,7 +36,7 @@ from server.core.identity import (
     clean_name,
 )
 from server.ops.config import ServerConfig
-from server.protocol.errors import ArenaError, IdentityError, ProtocolError, forbidden
+from server.protocol.errors import ArenaError, ProtocolError, forbidden
 from server.services.wiring import Services
 from server.transport.handlers import Routes
 from server.transport.inbox import ArenaConnection
@@ -485,10 +485,8 @@ class Connection:
                 id=message.id, protocol=p.PROTOCOL_VERSION, server_time=now, service=True
             )
         if message.token is not None:
-            player = await self.services.storage.player(self.signer.verify(message.token))
-            if player is None or not player.user.startswith("guest:"):
-                raise IdentityError("bad_token")
-            token = message.token
+            # A guest's token, or a signed-in player's session token (renewed).
+            player, token = await self.services.accounts.resume(self.signer, message.token)
         else:
             name = clean_name(message.name, "") or None
             player = await self.services.storage.create_guest(name, message.locale)
@@ -504,7 +502,13 @@ class Connection:
             server_time=now,
             player=p.PlayerInfo(id=player.player_id, name=player.name, user=player.user),
             token=token,
+            sign_in=self.sign_in_offered(player),
         )
+
+    def sign_in_offered(self, player: Principal) -> list[p.SignInProvider]:
+        """Discord, to a guest, where the server is set up for it (docs/operations.md)."""
+        configured = self.config.discord_client_id and self.config.discord_client_secret
+        return ["discord"] if configured and player.user.startswith("guest:") else []
 
     async def set_profile(self, message: p.SetProfile) -> p.Profile:
         """Change the name and/or locale of the player the message acts for.

@@ -32,6 +32,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import State
 
+from server.transport.request_body import BodyCutter
+
 try:
     from websockets.speedups import apply_mask  # compiled, in websockets' wheels
 except ImportError:  # pragma: no cover - a build of websockets without its C part
@@ -103,6 +105,10 @@ class ArenaConnection(ServerConnection):
         self._text = True  # whether that message is text
         self._lean = True  # False once websockets' parser must see everything
         self._opened = False  # whether data came since the handshake
+        # The request's head, looked at for a sign-in POST's body until websockets has
+        # it (server/transport/request_body.py); the body, for the route, if one came.
+        self._cutter: BodyCutter | None = BodyCutter()
+        self.request_body: bytes | None = None
 
     def _queue_limits(self) -> tuple[int, int]:
         high, low = self.max_queue_high, self.max_queue_low
@@ -146,6 +152,12 @@ class ArenaConnection(ServerConnection):
                 self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
 
     def data_received(self, data: bytes) -> None:
+        if self._cutter is not None:
+            passed = self._cutter.feed(data)
+            if passed is None:
+                return  # a POST's head or body is not all here yet
+            self.request_body, self._cutter = self._cutter.body, None
+            data = passed
         if not self._opened and self.protocol.state is State.OPEN:
             self._opened = True
             if self.protocol.reader.buffer:

@@ -13,6 +13,7 @@ import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } fro
 import { DailyScreen } from "./daily.js";
 import { RaceScreen } from "./race.js";
 import { ReplayScreen } from "./replay.js";
+import { AccountLine, takeSignInResult } from "./signin.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
@@ -32,8 +33,11 @@ setLanguage(initialLanguage(localStorage, navigator.languages || [navigator.lang
 const outbox = new Outbox(localStorage, announce);
 const offline = new OfflinePractice(localStorage, outbox);
 
+// Back from signing in with Discord: its session token says hello from now on.
+const signInFailure = takeSignInResult(localStorage);
 const scheme = location.protocol === "https:" ? "wss" : "ws";
 const connection = new Connection(`${scheme}://${location.host}/`, localStorage, language());
+const account = new AccountLine(connection, $("#account"), localStorage, signInFailure);
 const game = new GameController(
   connection,
   {
@@ -98,6 +102,7 @@ function applyTexts() {
   }
   if (game.view) game.update(game.view);
   if (race.race) race.changed();
+  account.render();
 }
 
 $("#lang").addEventListener("click", () => {

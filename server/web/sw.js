@@ -28,6 +28,7 @@ const FILES = [
   "/records.js",
   "/replay.js",
   "/rules.js",
+  "/signin.js",
   "/style.css",
   "/sw.js",
   "/texts-de.js",
