@@ -298,6 +298,12 @@ from server.protocol.races import (
     StartRace as StartRace,
 )
 from server.protocol.ratings import (
+    DealDifficulty as DealDifficulty,
+)
+from server.protocol.ratings import (
+    Difficulty as Difficulty,
+)
+from server.protocol.ratings import (
     GetRaceRatings as GetRaceRatings,
 )
 from server.protocol.ratings import (

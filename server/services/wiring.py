@@ -14,6 +14,7 @@ from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
 from server.services.daily import Dailies
+from server.services.deals import Deals
 from server.services.games import GameCache
 from server.services.leaderboard import Leaderboard
 from server.services.lease import RaceLeases
@@ -28,6 +29,7 @@ from server.services.winnability import WinnabilityWatch
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
+from server.store.deals import DealStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
 from server.store.ratings import RatingStore
@@ -59,6 +61,7 @@ class Services:
     boards: Leaderboard
     listings: Listings
     ratings: Ratings
+    deals: Deals
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -83,7 +86,8 @@ def build_services(
     fair_play = FairPlay(storage, Reviews(storage.pool))
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
     relay = Relay(storage.pool)
-    ratings = Ratings(RatingStore(storage.pool), BoardStore(storage.pool), clock)
+    deal_store = DealStore(storage.pool)
+    ratings = Ratings(RatingStore(storage.pool), deal_store, BoardStore(storage.pool), clock)
     races = RaceService(
         storage, committer, games, solver, fair_play, config, clock, place, leases, relay, ratings
     )
@@ -108,4 +112,5 @@ def build_services(
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
         ratings=ratings,
+        deals=Deals(deal_store, solver, dailies, play),
     )
