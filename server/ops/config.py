@@ -102,6 +102,13 @@ class ServerConfig:
     race_winnable_seconds: float = 3.0
     # Seconds one solver hint, "still winnable?" check or jump-back search may take.
     solver_help_seconds: float = 1.0
+    # Quick match (server/services/matchmaking.py, docs/ratings.md): how often each process
+    # looks at the queue; how long the longest-waiting player of a group waits before it
+    # starts with fewer than 8 (at least 2); a found race's countdown and time limit.
+    quick_match_interval_s: float = 1.0
+    quick_match_gather_s: float = 20.0
+    quick_match_countdown_s: int = 10
+    quick_match_time_limit_s: int = 1200
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -139,6 +146,10 @@ _ENV_TYPES = {
     "solver_workers": int,
     "race_winnable_seconds": float,
     "solver_help_seconds": float,
+    "quick_match_interval_s": float,
+    "quick_match_gather_s": float,
+    "quick_match_countdown_s": int,
+    "quick_match_time_limit_s": int,
 }
 
 

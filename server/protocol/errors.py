@@ -26,6 +26,8 @@ tree to the classes and to every code the server raises:
     ├── DailyError                 daily deals, leaderboards and replays
     │       deal_not_ready, day_not_open, deal_live, attempt_not_over,
     │       race_not_finished
+    ├── MatchError                 quick match refused
+    │       sign_in_required, already_racing
     ├── ConflictError              another connection moved first
     │       conflict
     └── UnavailableError           the database did not answer
@@ -276,6 +278,23 @@ class DailyError(ArenaError):
         "race_not_finished": (
             "Race {race} is not finished yet.",
             "Das Rennen {race} ist noch nicht beendet.",
+        ),
+    }
+
+
+class MatchError(ArenaError):
+    """A quick match cannot be looked for now."""
+
+    code = "sign_in_required"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "sign_in_required": (
+            "Rated races are for signed-in players; sign in, or look for an unrated race.",
+            "Gewertete Rennen gibt es nur angemeldet; melde dich an oder suche ein "
+            "ungewertetes Rennen.",
+        ),
+        "already_racing": (
+            "You are still playing rated race {race}; finish it (or give up) first.",
+            "Du spielst noch das gewertete Rennen {race}; beende es (oder gib auf) zuerst.",
         ),
     }
 

@@ -59,6 +59,13 @@ from server.protocol.games import (
     ViewReply,
     WinnabilityReply,
 )
+from server.protocol.quick_match import (
+    CancelFind,
+    FindCancelled,
+    Finding,
+    FindRace,
+    MatchFound,
+)
 from server.protocol.races import (
     CreateRace,
     Event,
@@ -111,6 +118,8 @@ ClientMessage = (
     | OpenRaces
     | GetRaceRatings
     | PlayerRatings
+    | FindRace
+    | CancelFind
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -137,6 +146,9 @@ ServerMessage = (
     | OpenRacesReply
     | RaceRatings
     | PlayerRatingsReply
+    | Finding
+    | FindCancelled
+    | MatchFound
 )
 
 

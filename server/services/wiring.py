@@ -19,6 +19,7 @@ from server.services.games import GameCache
 from server.services.leaderboard import Leaderboard
 from server.services.lease import RaceLeases
 from server.services.listings import Listings
+from server.services.matchmaking import QuickMatch
 from server.services.play import GameService
 from server.services.races import RaceService
 from server.services.ratings import Ratings
@@ -32,6 +33,7 @@ from server.store.daily import DailyStore
 from server.store.deals import DealStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
+from server.store.matchmaking import MatchStore
 from server.store.ratings import RatingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
@@ -62,6 +64,7 @@ class Services:
     listings: Listings
     ratings: Ratings
     deals: Deals
+    quick_match: QuickMatch
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -87,7 +90,8 @@ def build_services(
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
     relay = Relay(storage.pool)
     deal_store = DealStore(storage.pool)
-    ratings = Ratings(RatingStore(storage.pool), deal_store, BoardStore(storage.pool), clock)
+    rating_store = RatingStore(storage.pool)
+    ratings = Ratings(rating_store, deal_store, BoardStore(storage.pool), clock)
     races = RaceService(
         storage, committer, games, solver, fair_play, config, clock, place, leases, relay, ratings
     )
@@ -96,6 +100,7 @@ def build_services(
     )
     daily_limit_ms = config.daily_time_limit_s * 1000
     dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
+    deals = Deals(deal_store, solver, dailies, play)
     return Services(
         storage=storage,
         committer=committer,
@@ -112,5 +117,6 @@ def build_services(
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
         ratings=ratings,
-        deals=Deals(deal_store, solver, dailies, play),
+        deals=deals,
+        quick_match=QuickMatch(MatchStore(storage.pool), rating_store, races, deals, config),
     )

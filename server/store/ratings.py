@@ -285,6 +285,17 @@ class RatingStore:
         ]
 
     @guarded
+    async def rating_of(self, player_id: int, pool: Pool) -> Skill:
+        """A player's skill in a pool (a new player's when never rated in it)."""
+        row = await self.pool.fetchrow(
+            "select mu, sigma from ratings where variant = $1 and options = $2 and player_id = $3",
+            pool.variant,
+            pool.options,
+            player_id,
+        )
+        return Skill() if row is None else Skill(row["mu"], row["sigma"])
+
+    @guarded
     async def history(self, player_id: int, pool: Pool, limit: int) -> list[Point]:
         """A player's last ``limit`` rated games of a pool, oldest first."""
         rows = await self.pool.fetch(

@@ -63,6 +63,8 @@ def routes(s: Services) -> Routes:
             p.MyGames: lambda who, m, sub: s.listings.my_games(who, m),
             p.GetRaceRatings: lambda who, m, sub: s.ratings.race_ratings(who, m),
             p.PlayerRatings: lambda who, m, sub: s.ratings.player_ratings(who, m),
+            p.FindRace: lambda who, m, sub: s.quick_match.find(who, m, sub),
+            p.CancelFind: lambda who, m, sub: s.quick_match.cancel(who, m),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),
