@@ -424,6 +424,14 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
     "arena_state": ("The arena does not allow that now.", "Die Arena lässt das jetzt nicht zu."),
     "arena_joined": ("You are already in this arena.", "Du bist schon in dieser Arena."),
     "not_in_arena": ("You are not in this arena.", "Du bist nicht in dieser Arena."),
+    "sign_in_required": (
+        "Rated races are for signed-in players.",
+        "Gewertete Rennen gibt es nur angemeldet.",
+    ),
+    "already_racing": (
+        "Finish your rated race first.",
+        "Beende zuerst dein gewertetes Rennen.",
+    ),
     "not_creator": (
         "Only the creator can start the race.",
         "Nur wer das Rennen erstellt hat, kann es starten.",

@@ -36,7 +36,6 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 import engine
-from server.core.identity import DISCORD_USER
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
@@ -86,13 +85,15 @@ def display(mu: float) -> int:
     return round(1500.0 + SCALE * (mu - MU))
 
 
-def signed_in(user: str) -> bool:
-    """Whether a principal may be rated: one whose identity costs something.
+# The principals whose identity costs something: for now a Discord user (``discord:<id>``,
+# checked when the principal is made: server/core/identity.py). A browser sign-in adds
+# its own prefix here; nothing else decides who is rated (SQL filters by these too).
+SIGNED_IN_PREFIXES = ("discord:",)
 
-    For now that is a Discord user (``discord:<id>``); a browser sign-in adds its own
-    principals here, and nothing else decides who is rated.
-    """
-    return DISCORD_USER.match(user) is not None
+
+def signed_in(user: str) -> bool:
+    """Whether a principal may be rated: one whose identity costs something."""
+    return user.startswith(SIGNED_IN_PREFIXES)
 
 
 def pool_options(variant: str, options: Mapping[str, Any]) -> str:

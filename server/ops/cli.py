@@ -169,13 +169,12 @@ def run_ratings(args: argparse.Namespace) -> int:
 
 
 async def _rebuild_ratings(url: str | None, data_dir: Path) -> Rebuilt:
-    from server.core.ratings import rate_finishes
     from server.store.rating_rebuild import rebuild
 
     async with provide_database(url, data_dir) as database_url:
         await migrate(database_url)
         async with asyncpg.create_pool(database_url, min_size=1, max_size=2) as pool:
-            return await rebuild(pool, rate_finishes)
+            return await rebuild(pool)
 
 
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (

@@ -121,6 +121,13 @@ class ServerConfig:
     discord_user_url: str = "https://discord.com/api/users/@me"
     # Days a signed-in player's session token stays good (each hello renews it).
     session_days: float = 30.0
+    # Quick match (server/services/matchmaking.py, docs/ratings.md): how often each process
+    # looks at the queue; how long the longest-waiting player of a group waits before it
+    # starts with fewer than 8 (at least 2); a found race's countdown and time limit.
+    quick_match_interval_s: float = 1.0
+    quick_match_gather_s: float = 20.0
+    quick_match_countdown_s: int = 10
+    quick_match_time_limit_s: int = 1200
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -159,6 +166,10 @@ _ENV_TYPES = {
     "race_winnable_seconds": float,
     "solver_help_seconds": float,
     "session_days": float,
+    "quick_match_interval_s": float,
+    "quick_match_gather_s": float,
+    "quick_match_countdown_s": int,
+    "quick_match_time_limit_s": int,
 }
 
 

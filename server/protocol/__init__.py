@@ -11,6 +11,7 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
     envelope   the envelope, hello/welcome, set_profile/profile, error, players and standings
     races      race requests, race state and race events
     ratings    ratings: a race's rating changes, a player's ratings and history
+    quick_match  quick match: find_race, cancel_find, finding, match_found
     games      game requests, the view reply, the winnability verdict
     boards     daily deals, leaderboards, statistics, history, listings
     archive    the past days with a daily deal
@@ -200,6 +201,9 @@ from server.protocol.errors import (
     IdentityError as IdentityError,
 )
 from server.protocol.errors import (
+    MatchError as MatchError,
+)
+from server.protocol.errors import (
     NotFoundError as NotFoundError,
 )
 from server.protocol.errors import (
@@ -249,6 +253,21 @@ from server.protocol.games import (
 )
 from server.protocol.games import (
     WinnabilityReply as WinnabilityReply,
+)
+from server.protocol.quick_match import (
+    CancelFind as CancelFind,
+)
+from server.protocol.quick_match import (
+    FindCancelled as FindCancelled,
+)
+from server.protocol.quick_match import (
+    Finding as Finding,
+)
+from server.protocol.quick_match import (
+    FindRace as FindRace,
+)
+from server.protocol.quick_match import (
+    MatchFound as MatchFound,
 )
 from server.protocol.races import (
     CountdownEvent as CountdownEvent,
@@ -312,6 +331,12 @@ from server.protocol.races import (
 )
 from server.protocol.races import (
     StartRace as StartRace,
+)
+from server.protocol.ratings import (
+    DealDifficulty as DealDifficulty,
+)
+from server.protocol.ratings import (
+    Difficulty as Difficulty,
 )
 from server.protocol.ratings import (
     GetRaceRatings as GetRaceRatings,

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import msgspec
 
 from server.protocol.envelope import Message, PlayerInfo, Ranked, Request
+from server.protocol.ratings import DealDifficulty
 from server.protocol.view import PlayerView
 
 # ---------------------------------------------------------------- daily deals and leaderboards
@@ -133,6 +134,7 @@ class DailyDealInfo(msgspec.Struct, kw_only=True):
     time_limit_s: int
     seed: str | None = None
     salt: str | None = None
+    difficulty: DealDifficulty | None = None
 
 
 class DailyAttempt(msgspec.Struct, kw_only=True):

@@ -28,6 +28,8 @@ tree to the classes and to every code the server raises:
     │       race_not_finished
     ├── TournamentError            the arena does not allow it (``arena_state`` names the state)
     │       arena_state, arena_joined, not_in_arena
+    ├── MatchError                 quick match refused
+    │       sign_in_required, already_racing
     ├── ConflictError              another connection moved first
     │       conflict
     └── UnavailableError           the database did not answer
@@ -298,6 +300,23 @@ class TournamentError(ArenaError):
         "not_in_arena": (
             "You are not in this arena.",
             "Du bist nicht in dieser Arena.",
+        ),
+    }
+
+
+class MatchError(ArenaError):
+    """A quick match cannot be looked for now."""
+
+    code = "sign_in_required"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "sign_in_required": (
+            "Rated races are for signed-in players; sign in, or look for an unrated race.",
+            "Gewertete Rennen gibt es nur angemeldet; melde dich an oder suche ein "
+            "ungewertetes Rennen.",
+        ),
+        "already_racing": (
+            "You are still playing rated race {race}; finish it (or give up) first.",
+            "Du spielst noch das gewertete Rennen {race}; beende es (oder gib auf) zuerst.",
         ),
     }
 

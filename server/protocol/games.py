@@ -9,18 +9,21 @@ from __future__ import annotations
 from typing import Literal
 
 from server.protocol.envelope import Message, Request
+from server.protocol.ratings import DealDifficulty, Difficulty
 from server.protocol.view import PlayerView
 
 # ---------------------------------------------------------------- client → server
 
 
 class Practice(Request, tag="practice", kw_only=True):
-    """Start a one-player game outside any race."""
+    """Start a one-player game outside any race; ``difficulty`` asks for a deal of that
+    band (not with ``seed``)."""
 
     variant: str
     options: dict[str, int | str | bool] = {}
     seed: int | None = None
     guild_id: str | None = None
+    difficulty: Difficulty | None = None
 
 
 class PracticeRecord(Request, tag="practice_record", kw_only=True):
@@ -103,6 +106,8 @@ class ViewReply(Message, tag="view", kw_only=True):
     # "solver": the hint is the first move of a win the solver found; "engine": a
     # useful-looking move (no solver help here, or the solver found no win in time).
     hint_source: Literal["solver", "engine"] | None = None
+    # The deal's difficulty, on the reply to a practice that asked for one.
+    difficulty: DealDifficulty | None = None
 
 
 class WinnabilityReply(Message, tag="winnability", kw_only=True):

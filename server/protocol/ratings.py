@@ -1,4 +1,5 @@
-"""Messages of ratings: a race's rating changes, a player's ratings and their history.
+"""Messages of ratings: a race's rating changes, a player's ratings and their history, a
+deal's difficulty.
 
 Part of the wire protocol (``server.protocol`` re-exports every name here and builds the
 closed unions and the JSON Schema); docs/protocol.md, "Ratings and quick match",
@@ -7,13 +8,25 @@ documents each message and docs/ratings.md the numbers.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from server.protocol.envelope import Message, Request
 
 HistoryLength = Annotated[int, msgspec.Meta(ge=0, le=200)]
+# A deal's difficulty band (server/core/deals.py): how often a 1500 player wins it.
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+class DealDifficulty(msgspec.Struct, kw_only=True):
+    """A deal's difficulty: its band, its rating on the players' scale (a deal rated
+    1700 beats a 1500 player about three times in four) and how many rated games moved
+    it from the solver's first estimate."""
+
+    band: Difficulty
+    rating: int
+    games: int
 
 
 class RatingChange(msgspec.Struct, kw_only=True):

@@ -60,6 +60,13 @@ from server.protocol.games import (
     ViewReply,
     WinnabilityReply,
 )
+from server.protocol.quick_match import (
+    CancelFind,
+    FindCancelled,
+    Finding,
+    FindRace,
+    MatchFound,
+)
 from server.protocol.races import (
     CreateRace,
     Event,
@@ -113,6 +120,8 @@ ClientMessage = (
     | DailyArchive
     | GetRaceRatings
     | PlayerRatings
+    | FindRace
+    | CancelFind
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -140,6 +149,9 @@ ServerMessage = (
     | DailyArchiveReply
     | RaceRatings
     | PlayerRatingsReply
+    | Finding
+    | FindCancelled
+    | MatchFound
 )
 
 

@@ -72,9 +72,11 @@ class RaceService:
         message: p.CreateRace,
         subscriber: Subscriber | None,
         rematch_of: int | None = None,
+        dealt: tuple[int, bool] | None = None,
     ) -> p.RaceReply:
         """Create a race (and join it), publishing the commitment to its seed; a rematch
-        names the race it follows (``rematch_of``, see ``rematch``)."""
+        names the race it follows (``rematch_of``, see ``rematch``); ``dealt`` is a seed
+        the server drew itself (and whether it is proven winnable), as dealt as any."""
         check_game_settings(message.variant, message.options, message.seed)
         check_limits(message)
         settings = RaceSettings(
@@ -91,7 +93,7 @@ class RaceService:
             require_winnable=message.require_winnable,
             solver_help=message.solver_help,
         )
-        seed, winnable = message.seed, False
+        seed, winnable = (message.seed, False) if dealt is None else dealt
         if seed is None and message.require_winnable:
             seed, winnable = await winnable_race_seed(
                 self.solver, message.variant, message.options, self.config.race_winnable_seconds

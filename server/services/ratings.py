@@ -5,7 +5,9 @@ final ranking; the rating runs then, in the background (one supervised task per 
 in one transaction of its own (server/store/ratings.py), and its changes go to the
 race's watchers here as ``rating_changes``. A race whose owner stopped between its end
 and its rating is rated by the sweep (``run``), which every process runs at start and
-every ``sweep_seconds``; a race is rated at most once whoever gets to it. The
+every ``sweep_seconds``; so are the daily attempts that are over and counted (after
+their fair-play review), each a game of the player against the deal
+(server/store/deals.py). A game is rated at most once whoever gets to it. The
 arithmetic is server/core/ratings.py's; docs/ratings.md explains the numbers.
 """
 
@@ -19,11 +21,11 @@ import structlog
 
 import engine
 from server import protocol as p
-from server.core import ratings
 from server.core.identity import Principal
 from server.protocol.errors import GameError, NotFoundError
 from server.services.subscriber import Subscriber, send_to_all
 from server.store.boards import BoardStore
+from server.store.deals import DealStore
 from server.store.pool import to_ms
 from server.store.ratings import Pool, RatedGame, RatingStore
 
@@ -57,11 +59,13 @@ class Ratings:
     def __init__(
         self,
         store: RatingStore,
+        deals: DealStore,
         boards: BoardStore,
         clock: Callable[[], int],
         sweep_seconds: float = 30.0,
     ) -> None:
         self.store = store
+        self.deals = deals
         self.boards = boards
         self.clock = clock
         self.sweep_seconds = sweep_seconds
@@ -92,19 +96,25 @@ class Ratings:
 
     async def rate_race(self, race_id: int) -> p.RaceRatings | None:
         """Rate one finished rated race; None when there was nothing to rate."""
-        game = await self.store.rate_race(race_id, ratings.rate_finishes)
+        game = await self.store.rate_race(race_id)
         if game is None:
             return None
         log.info("race_rated", race=race_id, players=len(game.changes))
         return changes_message(race_id, game.pool, game)
 
     async def rate_pending(self) -> int:
-        """Rate every rated race that ended unrated; returns how many were rated."""
+        """Rate every rated race that ended unrated, then every daily attempt over and
+        counted but not rated, oldest first; returns how many games were rated."""
         done = 0
         while pending := await self.store.pending_races():
             rated = [await self.rate_race(race_id) for race_id in pending]
             done += sum(1 for message in rated if message is not None)
             if len(pending) < 100:
+                break
+        while attempts := await self.deals.pending_attempts():
+            for entry_id in attempts:
+                done += await self.deals.rate_attempt(entry_id) is not None
+            if len(attempts) < 100:
                 break
         return done
 

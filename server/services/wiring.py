@@ -17,12 +17,14 @@ from server.ops.metrics import Metrics
 from server.services.accounts import Accounts
 from server.services.archive import DailyArchive
 from server.services.daily import Dailies
+from server.services.deals import Deals
 from server.services.following import RaceFollowing
 from server.services.games import GameCache
 from server.services.hosting import RaceHosting
 from server.services.leaderboard import Leaderboard
 from server.services.lease import RaceLeases
 from server.services.listings import Listings
+from server.services.matchmaking import QuickMatch
 from server.services.play import GameService
 from server.services.publish import RacePublisher
 from server.services.race_clock import RaceClock
@@ -38,8 +40,10 @@ from server.store.archive import ArchiveStore
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
+from server.store.deals import DealStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
+from server.store.matchmaking import MatchStore
 from server.store.ratings import RatingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
@@ -76,6 +80,9 @@ class Services:
     listings: Listings
     archive: DailyArchive
     ratings: Ratings
+    deals: Deals
+    quick_match: QuickMatch
+    accounts: Accounts
 
     def race_tasks(self) -> dict[str, Coroutine[Any, Any, None]]:
         """The races' work that runs for the process's life, by task name: the leases
@@ -83,8 +90,6 @@ class Services:
         hosting = self.hosting
         leases = self.leases.run(hosting.lost, hosting.taken_over, self.following.recheck)
         return {"race-leases": leases, "race-clock": self.race_clock.run()}
-
-    accounts: Accounts
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -111,7 +116,9 @@ def build_services(
     fair_play = FairPlay(storage, Reviews(storage.pool))
     leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
     relay = Alone() if relay is None else relay
-    ratings = Ratings(RatingStore(storage.pool), BoardStore(storage.pool), clock)
+    deal_store = DealStore(storage.pool)
+    rating_store = RatingStore(storage.pool)
+    ratings = Ratings(rating_store, deal_store, BoardStore(storage.pool), clock)
     publisher = RacePublisher(committer, relay, Watchers(), fair_play, ratings, clock, leases)
     hosting = RaceHosting(storage, games, leases, publisher, publisher.watchers, config, clock)
     races = RaceService(storage, games, solver, config, clock, place, leases, hosting, publisher)
@@ -129,6 +136,7 @@ def build_services(
     )
     daily_limit_ms = config.daily_time_limit_s * 1000
     dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
+    deals = Deals(deal_store, solver, dailies, play)
     return Services(
         storage=storage,
         committer=committer,
@@ -153,4 +161,6 @@ def build_services(
         archive=DailyArchive(ArchiveStore(storage.pool), clock, daily_limit_ms),
         ratings=ratings,
         accounts=Accounts(AccountStore(storage.pool), storage, games, clock, config.session_days),
+        deals=deals,
+        quick_match=QuickMatch(MatchStore(storage.pool), rating_store, races, deals, config),
     )

@@ -4,14 +4,13 @@ rating per pool and what every rated game changed (sql/0130_ratings.sql).
 Rating a game is one transaction under a transaction-scoped advisory lock of its pool,
 so the games of one pool are rated one at a time, in the order of their ledger ids,
 whichever process rates them; the rebuild takes the same lock and replays the ledger in
-that order. The arithmetic is the caller's (``RaceRule``, server/core/ratings.py): this
-module reads and writes.
+that order. The arithmetic is server/core/ratings.py's, the same for the rebuild.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,12 +18,8 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from server.core.ratings import Finish, Placed, Skill
+from server.core.ratings import Finish, Placed, Skill, rate_finishes
 from server.store.pool import guarded
-
-# A race's rule: its result lines and the players' skills before it (those rated in the
-# pool before) give each rated player's place and new skill.
-RaceRule = Callable[[Sequence[Finish], Mapping[int, Skill]], dict[int, Placed]]
 
 # A pooled connection or a plain one (the rebuild's).
 Conn = asyncpg.Connection | PoolConnectionProxy
@@ -110,6 +105,86 @@ async def lines_of(conn: Conn, race_ids: list[int]) -> dict[int, list[Finish]]:
     return by_race
 
 
+async def skills_of(conn: Conn, pool: Pool, players: list[int]) -> dict[int, tuple[Skill, int]]:
+    """The players' skills and rated games in a pool (those rated in it before)."""
+    rows = await conn.fetch(
+        "select player_id, mu, sigma, games from ratings "
+        "where variant = $1 and options = $2 and player_id = any($3::bigint[])",
+        pool.variant,
+        pool.options,
+        players,
+    )
+    return {r["player_id"]: (Skill(r["mu"], r["sigma"]), r["games"]) for r in rows}
+
+
+async def write_players(
+    conn: Conn,
+    pool: Pool,
+    game_id: int,
+    before: Mapping[int, tuple[Skill, int]],
+    placed: Mapping[int, Placed],
+) -> None:
+    """Store the players' new ratings and what the game ``game_id`` changed."""
+    if not placed:
+        return
+    rated_at = await conn.fetchval("select rated_at from rated_games where id = $1", game_id)
+    await conn.executemany(
+        """
+        insert into ratings (variant, options, player_id, mu, sigma, games, rated_at)
+        values ($1, $2, $3, $4, $5, 1, $6)
+        on conflict (variant, options, player_id) do update
+        set mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1,
+            rated_at = excluded.rated_at
+        """,
+        [
+            (pool.variant, pool.options, player, p.skill.mu, p.skill.sigma, rated_at)
+            for player, p in placed.items()
+        ],
+    )
+    new = Skill()
+    await conn.executemany(
+        "insert into rating_changes (game_id, player_id, place, mu_before, sigma_before, "
+        "mu, sigma) values ($1, $2, $3, $4, $5, $6, $7)",
+        [
+            (
+                game_id,
+                player,
+                p.place,
+                before.get(player, (new, 0))[0].mu,
+                before.get(player, (new, 0))[0].sigma,
+                p.skill.mu,
+                p.skill.sigma,
+            )
+            for player, p in placed.items()
+        ],
+    )
+
+
+async def rated_game(conn: Conn, game_id: int) -> RatedGame:
+    """A rated game of the ledger with its changes, names included."""
+    head = await conn.fetchrow("select variant, options from rated_games where id = $1", game_id)
+    assert head is not None  # written in this transaction, or read from the ledger
+    rows = await conn.fetch(
+        """
+        select c.*, p.display_name from rating_changes c
+        join players p on p.id = c.player_id
+        where c.game_id = $1 order by c.place, c.player_id
+        """,
+        game_id,
+    )
+    changes = [
+        Change(
+            player_id=r["player_id"],
+            name=r["display_name"],
+            place=r["place"],
+            before=Skill(r["mu_before"], r["sigma_before"]),
+            after=Skill(r["mu"], r["sigma"]),
+        )
+        for r in rows
+    ]
+    return RatedGame(game_id, Pool(head["variant"], head["options"]), changes)
+
+
 class RatingStore:
     """Reads and writes of ratings."""
 
@@ -147,7 +222,7 @@ class RatingStore:
     # ------------------------------------------------------------ rating a race
 
     @guarded
-    async def rate_race(self, race_id: int, rule: RaceRule) -> RatedGame | None:
+    async def rate_race(self, race_id: int) -> RatedGame | None:
         """Rate a finished rated race once: None when it is not rated, not finished, or
         already rated (the ledger holds each race at most once)."""
         async with self.pool.acquire() as conn, conn.transaction():
@@ -163,8 +238,8 @@ class RatingStore:
             if await conn.fetchval("select 1 from rated_games where race_id = $1", race_id):
                 return None
             lines = (await lines_of(conn, [race_id]))[race_id]
-            before = await self._skills(conn, pool, [line.player_id for line in lines])
-            placed = rule(lines, {player: skill for player, (skill, _) in before.items()})
+            before = await skills_of(conn, pool, [line.player_id for line in lines])
+            placed = rate_finishes(lines, {player: skill for player, (skill, _) in before.items()})
             game_id = await conn.fetchval(
                 "insert into rated_games (variant, options, race_id) values ($1, $2, $3) "
                 "returning id",
@@ -172,87 +247,8 @@ class RatingStore:
                 pool.options,
                 race_id,
             )
-            await self._write(conn, pool, game_id, before, placed)
-            return await self._game(conn, game_id)
-
-    async def _skills(
-        self, conn: Conn, pool: Pool, players: list[int]
-    ) -> dict[int, tuple[Skill, int]]:
-        rows = await conn.fetch(
-            "select player_id, mu, sigma, games from ratings "
-            "where variant = $1 and options = $2 and player_id = any($3::bigint[])",
-            pool.variant,
-            pool.options,
-            players,
-        )
-        return {r["player_id"]: (Skill(r["mu"], r["sigma"]), r["games"]) for r in rows}
-
-    async def _write(
-        self,
-        conn: Conn,
-        pool: Pool,
-        game_id: int,
-        before: Mapping[int, tuple[Skill, int]],
-        placed: Mapping[int, Placed],
-    ) -> None:
-        if not placed:
-            return
-        rated_at = await conn.fetchval("select rated_at from rated_games where id = $1", game_id)
-        await conn.executemany(
-            """
-            insert into ratings (variant, options, player_id, mu, sigma, games, rated_at)
-            values ($1, $2, $3, $4, $5, 1, $6)
-            on conflict (variant, options, player_id) do update
-            set mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1,
-                rated_at = excluded.rated_at
-            """,
-            [
-                (pool.variant, pool.options, player, p.skill.mu, p.skill.sigma, rated_at)
-                for player, p in placed.items()
-            ],
-        )
-        new = Skill()
-        await conn.executemany(
-            "insert into rating_changes (game_id, player_id, place, mu_before, sigma_before, "
-            "mu, sigma) values ($1, $2, $3, $4, $5, $6, $7)",
-            [
-                (
-                    game_id,
-                    player,
-                    p.place,
-                    before.get(player, (new, 0))[0].mu,
-                    before.get(player, (new, 0))[0].sigma,
-                    p.skill.mu,
-                    p.skill.sigma,
-                )
-                for player, p in placed.items()
-            ],
-        )
-
-    async def _game(self, conn: Conn, game_id: int) -> RatedGame:
-        head = await conn.fetchrow(
-            "select variant, options from rated_games where id = $1", game_id
-        )
-        assert head is not None  # written in this transaction, or read from the ledger
-        rows = await conn.fetch(
-            """
-            select c.*, p.display_name from rating_changes c
-            join players p on p.id = c.player_id
-            where c.game_id = $1 order by c.place, c.player_id
-            """,
-            game_id,
-        )
-        changes = [
-            Change(
-                player_id=r["player_id"],
-                name=r["display_name"],
-                place=r["place"],
-                before=Skill(r["mu_before"], r["sigma_before"]),
-                after=Skill(r["mu"], r["sigma"]),
-            )
-            for r in rows
-        ]
-        return RatedGame(game_id, Pool(head["variant"], head["options"]), changes)
+            await write_players(conn, pool, game_id, before, placed)
+            return await rated_game(conn, game_id)
 
     # ------------------------------------------------------------ reading
 
@@ -267,7 +263,7 @@ class RatingStore:
                 return None, None
             game_id = await conn.fetchval("select id from rated_games where race_id = $1", race_id)
             pool = Pool(row["variant"], row["options"])
-            return pool, None if game_id is None else await self._game(conn, game_id)
+            return pool, None if game_id is None else await rated_game(conn, game_id)
 
     @guarded
     async def player_ratings(self, player_id: int, variant: str | None) -> list[Rating]:
@@ -287,6 +283,17 @@ class RatingStore:
             )
             for r in rows
         ]
+
+    @guarded
+    async def rating_of(self, player_id: int, pool: Pool) -> Skill:
+        """A player's skill in a pool (a new player's when never rated in it)."""
+        row = await self.pool.fetchrow(
+            "select mu, sigma from ratings where variant = $1 and options = $2 and player_id = $3",
+            pool.variant,
+            pool.options,
+            player_id,
+        )
+        return Skill() if row is None else Skill(row["mu"], row["sigma"])
 
     @guarded
     async def history(self, player_id: int, pool: Pool, limit: int) -> list[Point]:

@@ -128,6 +128,8 @@ class ArenaServer:
         reviews = services.fair_play.review_pending()  # what a stop left unreviewed
         self._tasks.append(asyncio.create_task(reviews, name="fair-play-review"))
         self._tasks.append(asyncio.create_task(services.ratings.run(), name="ratings"))
+        matches = services.quick_match.run()
+        self._tasks.append(asyncio.create_task(matches, name="quick-match"))
         checks = services.winnability.run()
         self._tasks.append(asyncio.create_task(checks, name="winnability-checks"))
         if self.config.daily_prepare_ahead:
