@@ -14,6 +14,9 @@ import { DailyScreen } from "./daily.js";
 import { RaceScreen } from "./race.js";
 import { ReplayScreen } from "./replay.js";
 import { AccountLine, takeSignInResult } from "./signin.js";
+import { Settings, settingsDialog } from "./settings.js";
+import { Sounds } from "./sound.js";
+import { PracticeStats } from "./stats.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
@@ -30,6 +33,9 @@ function announce(text) {
 }
 
 setLanguage(initialLanguage(localStorage, navigator.languages || [navigator.language]));
+const settings = new Settings(localStorage);
+const sounds = new Sounds(settings);
+const stats = new PracticeStats(localStorage);
 const outbox = new Outbox(localStorage, announce);
 const offline = new OfflinePractice(localStorage, outbox);
 
@@ -52,6 +58,7 @@ const game = new GameController(
     record: $("#record"),
   },
   announce,
+  { settings, sounds },
 );
 const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
   showGame: (shown, state) => {
@@ -70,13 +77,54 @@ const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
 });
 
 const replays = new ReplayScreen(connection, $("#replay-panel"), announce);
-const daily = new DailyScreen(connection, game, $("#daily-panel"), announce, (shown) => {
-  $("#game").hidden = !shown;
-});
+const daily = new DailyScreen(
+  connection,
+  game,
+  $("#daily-panel"),
+  announce,
+  (shown) => {
+    $("#game").hidden = !shown;
+  },
+  // A past day's deal, played again as practice (archive.js).
+  (variant, seed, label) => {
+    history.replaceState(null, "", location.pathname + location.search);
+    startPractice(variant, {}, seed, label).catch((error) => announce(error.message));
+  },
+);
 game.onView = (view) => {
   daily.viewed(view);
   offerPracticeReplay(view);
+  countPractice(view);
 };
+settingsDialog(settings, $("#settings"), $("#settings-open"));
+// A table turned left-handed is laid out anew at once.
+settings.onChange((name) => {
+  if (name === "leftHanded" && game.view) game.board.draw();
+});
+
+// ---- practice statistics (stats.js) ---------------------------------------------------
+
+/** Count a practice game's views: a game is its id, or offline its start. */
+function countPractice(view) {
+  const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
+  if (kept === null || kept.game !== game.game) return;
+  const key = game.game === LOCAL_GAME ? `local:${view.started_at}` : String(game.game);
+  stats.viewed(key, view);
+  $("#stats-line").textContent = view.status === "won" ? stats.line(view.variant) : "";
+  if (!$("#stats").hidden) showStats();
+}
+
+function showStats() {
+  $("#stats").innerHTML = `<h2>${t("statistics")}</h2>${stats.tableHtml(VARIANTS)}`;
+}
+
+$("#stats-open").addEventListener("click", () => {
+  const panel = $("#stats");
+  panel.hidden = !panel.hidden;
+  $("#stats-open").setAttribute("aria-expanded", String(!panel.hidden));
+  if (!panel.hidden) showStats();
+  if (game.view) game.board.draw(); // the table fits the room left
+});
 
 // A practice game played on the server, once over, replays beside the solver's win.
 const practiceReplay = $("#practice-replay");
@@ -92,8 +140,9 @@ function offerPracticeReplay(view) {
 function applyTexts() {
   document.title = t("title");
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
   const lang = $("#lang");
-  lang.textContent = t("language");
+  lang.innerHTML = `<span class="wide">${t("language")}</span><span class="narrow">${t("languageShort")}</span>`;
   lang.setAttribute("aria-label", t("languageLabel"));
   for (const select of document.querySelectorAll("select[data-variants]")) {
     const chosen = select.value;
@@ -103,6 +152,7 @@ function applyTexts() {
   if (game.view) game.update(game.view);
   if (race.race) race.changed();
   account.render();
+  if (!$("#stats").hidden) showStats();
 }
 
 $("#lang").addEventListener("click", () => {
@@ -183,9 +233,13 @@ window.addEventListener("hashchange", route);
 
 // ---- practice -----------------------------------------------------------------------
 
-async function startPractice(variant, options = {}, seed = null) {
+/** A new practice game (``seed``: that deal; ``label``: what it is, shown above the
+ * table, such as a past day's daily played again). */
+async function startPractice(variant, options = {}, seed = null, label = "") {
   show("practice");
   $("#variant").value = variant;
+  $("#practice-label").textContent = label;
+  stats.replaced();
   if (connection.online) {
     const fields = { variant, options };
     if (seed !== null) fields.seed = seed;
@@ -233,6 +287,7 @@ async function resumePractice() {
 }
 
 $("#new-game").addEventListener("click", () => startPractice($("#variant").value));
+$("#stats-open").setAttribute("aria-expanded", "false");
 $("#variant").addEventListener("change", () => startPractice($("#variant").value));
 
 // ---- races --------------------------------------------------------------------------

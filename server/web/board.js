@@ -6,11 +6,12 @@
 // its targets light up; tapping a lit pile moves it there, tapping the card again
 // sends it by the server's one-tap rule ("wherever it fits", docs/notation.md).
 
+import { cardHtml, SUITS, slotHtml } from "./cards.js";
+import { cardsHome, celebrate, flyHome } from "./celebrate.js";
 import { cardName, t } from "./i18n.js";
+import { tableLayout } from "./layout.js";
 import { foundationFor, movesFrom, movesOnto, movingCard, oneTapText, parseMove } from "./moves.js";
 
-const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const RED = new Set(["d", "h"]);
 const DRAG_START_PX = 6;
 
 export class Board {
@@ -62,7 +63,7 @@ export class Board {
   }
 
   /** Let the cards that changed place slide there from where they were. */
-  glide(before, groups) {
+  glide(before, groups, flying = new Set()) {
     const dropped = this.dropped;
     this.dropped = null;
     if (!before.size || !this.root.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
@@ -70,7 +71,7 @@ export class Board {
     for (const el of groups.flatMap((group) => [...group.querySelectorAll(".card.face[data-card]")])) {
       const from = before.get(el.dataset.card);
       const to = after.get(el.dataset.card);
-      if (!from || !to || dropped?.has(el.dataset.card)) continue;
+      if (!from || !to || dropped?.has(el.dataset.card) || flying.has(el.dataset.card)) continue;
       const dx = from[0] - to[0];
       const dy = from[1] - to[1];
       if (dx || dy) {
@@ -86,39 +87,12 @@ export class Board {
 
   /** Where every slot of the table goes, for this view and the room on screen. */
   layout() {
-    const view = this.view;
-    const columns = view.tableau.length;
-    const width = Math.max(this.root.clientWidth, 300);
-    const gap = width < 500 ? 4 : 10;
-    // As wide as the columns allow, but low enough that the top row and the longest
-    // column fit on the screen (a phone held sideways is wide and short), counted in
-    // card heights: at least 3.2 so that cards do not grow as columns shrink, at most
-    // 4 so that a long column late in a game lets the page scroll rather than shrink
-    // every card.
-    const boardTop = this.root.getBoundingClientRect().top + window.scrollY;
-    const longest = Math.max(
-      ...view.tableau.map((c) => c.down * 0.12 + Math.max(c.up.length - 1, 0) * 0.24 + 1),
-    );
-    const heights = Math.min(Math.max(1 + longest, 3.2), 4);
-    const fitHeight = Math.floor((window.innerHeight - boardTop - gap * 4) / heights / 1.4);
-    const fitWidth = Math.floor((width - gap * (columns + 1)) / columns);
-    const cardWidth = Math.max(28, Math.min(fitWidth, fitHeight, 100));
-    const cardHeight = Math.round(cardWidth * 1.4);
-    const left = (width - (columns * cardWidth + (columns - 1) * gap)) / 2;
-    const x = (slot) => Math.round(left + slot * (cardWidth + gap));
-    const top = [];
-    const spider = view.waste === null && view.stock !== null;
-    if (view.stock !== null) top.push({ pile: "s", slot: 0 });
-    if (view.waste) top.push({ pile: "w", slot: 1 });
-    const foundations = spider ? 8 : view.foundations.length;
-    for (let i = 0; i < foundations; i += 1) {
-      top.push({ pile: `f${i + 1}`, slot: columns - foundations + i });
-    }
-    const tableauTop = gap + cardHeight + gap * 2;
-    const room = Math.max(window.innerHeight - boardTop - tableauTop - gap, cardHeight * 3);
-    const fans = view.tableau.map((column) => fan(column, cardHeight, room));
-    const height = tableauTop + Math.max(cardHeight, ...fans.map((f) => f.height)) + gap;
-    return { gap, cardWidth, cardHeight, x, top, tableauTop, fans, height, spider };
+    return tableLayout(this.view, {
+      width: this.root.clientWidth,
+      height: window.innerHeight,
+      boardTop: this.root.getBoundingClientRect().top + window.scrollY,
+      leftHanded: this.root.closest("[data-hand]")?.dataset.hand === "left",
+    });
   }
 
   // ---- drawing ----------------------------------------------------------------------
@@ -136,6 +110,8 @@ export class Board {
   render(glide) {
     if (!this.view) return;
     const view = this.view;
+    const previous = this.shown;
+    this.shown = view;
     const L = this.layout();
     this.geometry = L;
     const piles = [];
@@ -161,8 +137,20 @@ export class Board {
       this.groupHtml.set(key, html);
     }
     this.mark();
-    if (before) this.glide(before, groups);
-    else this.dropped = null;
+    if (before) {
+      // Several cards home in one reply (the finish) fly there one by one instead.
+      const slot = (i) => [L.x(L.top.find((p) => p.pile === `f${i + 1}`).slot), L.gap];
+      const home = cardsHome(previous, view, before, slot);
+      this.glide(before, groups, new Set(home.map((m) => m.card)));
+      const landing = flyHome(this.root, home, cardHtml);
+      this.landsAt = performance.now() + landing;
+    } else this.dropped = null;
+  }
+
+  /** The win, shown: the foundations' cards leap off the table once the last card
+   * flying home has landed (celebrate.js). */
+  celebrate() {
+    celebrate(this.root, cardHtml, Math.max(0, (this.landsAt ?? 0) - performance.now()));
   }
 
   topPile(pile, left, L) {
@@ -183,7 +171,9 @@ export class Board {
       const spread = Math.round(L.cardWidth * 0.3);
       const cards = visible.map((card, i) => {
         const topCard = i === visible.length - 1;
-        const style = `left:${left + i * spread}px;top:${L.gap}px;z-index:${i + 1}`;
+        // Left-handed, the waste fans the other way: its top card stays nearest the stock.
+        const at = L.leftHanded ? left + (visible.length - 1 - i) * spread : left + i * spread;
+        const style = `left:${at}px;top:${L.gap}px;z-index:${i + 1}`;
         return cardHtml(card, style, topCard ? "w" : null, 0, topCard);
       });
       return slotHtml("w", at(L.gap), label, "") + cards.join("");
@@ -426,9 +416,7 @@ export class Board {
       this.tapped = { pile: drag.pile, index: drag.index }; // played at its click
       return;
     }
-    const under = document.elementFromPoint(event.clientX, event.clientY);
-    const pile = under?.closest("[data-pile]")?.dataset.pile;
-    const move = pile && drag.source.moves.find((m) => movesOnto(m, pile));
+    const move = this.dropTarget(drag, event);
     this.selection = null;
     if (move) {
       // Already where the player let go of them: no glide from their old place.
@@ -437,6 +425,28 @@ export class Board {
     } else {
       this.draw();
     }
+  }
+
+  /** Where dragged cards are let go: the lit target they cover most (a drop need not
+   * hit the target with the pointer itself, only with the cards), else the one under
+   * the pointer; null where they fit nowhere. */
+  dropTarget(drag, event) {
+    const held = drag.moving[0].getBoundingClientRect();
+    let best = null;
+    let most = 0;
+    for (const move of drag.source.moves) {
+      for (const el of this.targetElements(move)) {
+        const box = el.getBoundingClientRect();
+        const area =
+          Math.max(0, Math.min(held.right, box.right) - Math.max(held.left, box.left)) *
+          Math.max(0, Math.min(held.bottom, box.bottom) - Math.max(held.top, box.top));
+        if (area > most) [best, most] = [move, area];
+      }
+    }
+    if (best) return best;
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const pile = under?.closest("[data-pile]")?.dataset.pile;
+    return (pile && drag.source.moves.find((m) => movesOnto(m, pile))) ?? null;
   }
 
   /** The click that follows a tap's press and release: its ``detail`` counts the
@@ -460,33 +470,4 @@ export class Board {
     event.stopPropagation();
     this.tap(el.dataset.pile, el.dataset.index === undefined ? null : Number(el.dataset.index));
   }
-}
-
-/** How far apart a column's cards lie: closer when the column would not fit. */
-function fan(column, cardHeight, room) {
-  const down = Math.max(4, Math.round(cardHeight * 0.12));
-  let up = Math.round(cardHeight * 0.3);
-  const count = column.up.length;
-  const height = (u) => column.down * down + Math.max(count - 1, 0) * u + cardHeight;
-  if (count > 1 && height(up) > room) {
-    up = Math.max(Math.round(cardHeight * 0.24), Math.floor((room - column.down * down - cardHeight) / (count - 1)));
-  }
-  return { down, up, height: height(up) };
-}
-
-function slotHtml(pile, style, label, kind, mark = "") {
-  return `<div class="slot ${kind}" style="${style}" data-pile="${pile}" role="button" tabindex="0" aria-label="${escape(label)}">${mark}</div>`;
-}
-
-function cardHtml(card, style, pile, index = 0, playable = false) {
-  const rank = card.slice(0, -1);
-  const suit = card.slice(-1);
-  const colour = RED.has(suit) ? "red" : "black";
-  const where = pile ? ` data-pile="${pile}" data-index="${index}"` : "";
-  const focus = playable ? ` role="button" tabindex="0"` : "";
-  return `<div class="card face ${colour}" style="${style}"${where}${focus} data-card="${card}" aria-label="${escape(cardName(card))}"><span class="rank">${rank}</span><span class="suit">${SUITS[suit]}</span><span class="pip">${SUITS[suit]}</span></div>`;
-}
-
-function escape(text) {
-  return String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

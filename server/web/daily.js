@@ -1,8 +1,10 @@
 // The daily deal of a variant: the day's deal (the same for everyone, proven winnable),
 // the player's attempts (each, once over, with a link to its replay beside the day's
 // best: replay.js), starting one (the first is ranked, later ones are practice),
-// and the day's board: the top lines and the player's own place ("around me").
+// and the day's board: the top lines and the player's own place ("around me"). Below,
+// the past days (archive.js), opened on demand.
 
+import { DailyArchive } from "./archive.js";
 import { confirmHtml, focusAnswer } from "./confirm.js";
 import { clock } from "./game.js";
 import { t, variantName } from "./i18n.js";
@@ -10,7 +12,7 @@ import { t, variantName } from "./i18n.js";
 export const DAILY_VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon"];
 
 export class DailyScreen {
-  constructor(connection, game, panel, announce, showGame) {
+  constructor(connection, game, panel, announce, showGame, playDeal) {
     this.connection = connection;
     this.game = game;
     this.panel = panel;
@@ -19,6 +21,9 @@ export class DailyScreen {
     this.variant = DAILY_VARIANTS[0];
     this.playing = null; // the attempt on the board: {game, ranked}
     this.confirming = false; // "Give up your ranked attempt?" is on the screen
+    this.archive = new DailyArchive(connection, playDeal);
+    this.archiveOpen = false;
+    panel.addEventListener("toggle", (event) => this.toggled(event), true);
     panel.addEventListener("click", (event) => this.click(event));
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && this.confirming && !panel.hidden) this.askToResign(false);
@@ -66,7 +71,27 @@ export class DailyScreen {
       this.connection.request("player_stats", { variant }),
     ]);
     this.panel.innerHTML =
-      this.pickerHtml() + this.dealHtml(reply) + this.statsHtml(stats) + this.boardHtml(board, around);
+      this.pickerHtml() +
+      this.dealHtml(reply) +
+      this.statsHtml(stats) +
+      this.boardHtml(board, around) +
+      `<details class="archive" data-archive${this.archiveOpen ? " open" : ""}><summary>${t("pastDays")}</summary>
+        <div data-archive-days></div></details>`;
+  }
+
+  /** The past days, listed when their section is opened (and again at each refresh). */
+  async toggled(event) {
+    const details = event.target;
+    if (!details.matches?.("[data-archive]")) return;
+    this.archiveOpen = details.open;
+    if (!details.open) return;
+    const list = details.querySelector("[data-archive-days]");
+    list.innerHTML = `<p>${t("connecting")}</p>`;
+    try {
+      list.innerHTML = await this.archive.daysHtml(this.variant);
+    } catch (error) {
+      list.innerHTML = `<p class="error">${escape(error.message)}</p>`;
+    }
   }
 
   async click(event) {
@@ -74,6 +99,7 @@ export class DailyScreen {
     if (!button) return;
     const action = button.dataset.action;
     try {
+      if (await this.archive.click(button, this.variant, this.panel)) return;
       if (action === "daily-play") {
         const reply = await this.connection.request("daily_start", { variant: this.variant });
         this.playing = { game: reply.game, ranked: reply.ranked };

@@ -1,16 +1,28 @@
 // One game on the screen: its board, counters, buttons and keys. Every change goes
 // to the game's table, the server (move, undo, hint, auto_finish) or, for practice
 // offline, the rules in the page (local.js), and the reply's view is drawn. Used for
-// practice and for a race's game alike.
+// practice and for a race's game alike. With the player's settings (settings.js) it
+// finishes by itself once the view says the rest can go home (auto_finish, one
+// request, so a race's time is not spent on the flight), plays safe cards home
+// (autoplay.js), makes its small sounds (sound.js) and shows the win (celebrate.js).
 
 import { Board } from "./board.js";
 import { PersonalRecords } from "./records.js";
 import { t } from "./i18n.js";
 import { moveWords } from "./moves.js";
+import { safeMove } from "./autoplay.js";
+
+// The pause before the page plays by itself: long enough to see the last card land.
+const FINISH_AFTER_MS = 250;
+const AUTO_PLAY_AFTER_MS = 150;
 
 export class GameController {
-  constructor(connection, elements, announce) {
+  constructor(connection, elements, announce, { settings, sounds }) {
     this.connection = connection;
+    this.settings = settings;
+    this.sounds = sounds;
+    this.finishing = null; // the game whose auto_finish is on its way
+    this.autoPaused = false; // after an undo, until the player's next move
     this.el = elements; // {board, counters, message, undo, hint, finish}
     this.announce = announce;
     this.board = new Board(elements.board, (text) => this.move(text), announce);
@@ -56,6 +68,9 @@ export class GameController {
     this.el.record.textContent = "";
     this.played.delete(game); // a new game may reuse an id (offline games are all "local")
     this.noted.delete(game);
+    this.finishing = null;
+    this.autoPaused = false;
+    this.view = null;
     this.update(view);
   }
 
@@ -65,6 +80,7 @@ export class GameController {
   }
 
   update(view) {
+    const before = this.view;
     this.view = view;
     const playing = view.status === "playing";
     this.board.show(view, playing);
@@ -76,8 +92,37 @@ export class GameController {
     this.showCounters();
     this.showMessage();
     if (playing) this.played.add(this.game);
-    if (view.status === "won" && this.played.has(this.game) && !this.noted.has(this.game)) this.noteRecord(view);
+    if (view.status === "won" && this.played.has(this.game) && !this.noted.has(this.game)) {
+      this.noteRecord(view);
+      this.board.celebrate();
+    }
+    this.sound(before, view);
     this.onView(view);
+    this.playByItself(view);
+  }
+
+  /** The sound of what changed from ``before`` to ``view`` (nothing on a new game). */
+  sound(before, view) {
+    if (!before || before.counters.moves === view.counters.moves) return;
+    const home = (v) => v.foundations.reduce((n, f) => n + (f.cards ?? (f.suit ? 13 : 0)), 0);
+    if (view.status === "won" && before.status !== "won") this.sounds.play("win");
+    else if (home(view) > home(before)) this.sounds.play("home");
+    else if (view.stock !== before.stock) this.sounds.play("draw");
+    else this.sounds.play("move");
+  }
+
+  /** The finish by itself, and safe cards home (each a setting), once the view shows
+   * nothing more is happening: a short pause first, and nothing if the view changed. */
+  playByItself(view) {
+    if (view.status !== "playing" || !this.active) return;
+    const game = this.game;
+    const still = () => this.view === view && this.game === game && this.board.waiting === 0;
+    if (view.can_finish && this.settings.get("autoFinish")) {
+      setTimeout(() => still() && this.finish(), FINISH_AFTER_MS);
+    } else if (!view.can_finish && this.settings.get("autoPlay") && !this.autoPaused) {
+      const text = safeMove(view);
+      if (text) setTimeout(() => still() && this.act("move", { text, move_id: moveId() }), AUTO_PLAY_AFTER_MS);
+    }
   }
 
   showCounters() {
@@ -143,6 +188,8 @@ export class GameController {
       if (fresh) this.update(fresh.tableau ? fresh : fresh.view);
       else if (this.view) this.board.draw();
       if (error.message) this.showMessage(error.message);
+      this.sounds.play("error");
+      if (type === "auto_finish") this.finishing = null;
       return null;
     } finally {
       this.board.waiting -= 1;
@@ -150,11 +197,15 @@ export class GameController {
   }
 
   move(text) {
+    this.autoPaused = false;
     return this.act("move", { text, move_id: moveId() });
   }
 
   undo() {
-    if (this.policy.undo) return this.act("undo", { move_id: moveId() });
+    if (!this.policy.undo) return;
+    // Auto-play would send a card taken back home again at once: it waits for a move.
+    this.autoPaused = true;
+    return this.act("undo", { move_id: moveId() });
   }
 
   async hint() {
@@ -171,7 +222,9 @@ export class GameController {
   }
 
   finish() {
-    if (this.view?.can_finish) return this.act("auto_finish");
+    if (!this.view?.can_finish || this.finishing === this.game) return;
+    this.finishing = this.game;
+    return this.act("auto_finish");
   }
 
   /** A win just seen: the personal record on its deal number (records.js). */
@@ -210,6 +263,7 @@ export class GameController {
   /** Undo back to the last position the solver proves winnable. */
   async jumpBack() {
     this.el.jumpBack.hidden = true;
+    this.autoPaused = true;
     const reply = await this.act("jump_back", { move_id: moveId() });
     if (reply) this.showMessage(t("jumpedBack", { n: reply.played.length }));
   }

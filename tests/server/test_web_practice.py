@@ -295,9 +295,15 @@ async def test_back_after_a_reload_and_the_rest_goes_home_on_enter(
         game.play(move)
         await other.ok("move", game=kept["game"], text=move.notation())
 
+    # The finish by hand: the setting that finishes by itself is off.
+    await page.evaluate(
+        "localStorage.setItem('solitaire.settings', JSON.stringify({autoFinish: false}))"
+    )
     await page.reload()
     await moves_shown(page, game.counters["moves"])
     assert_same_board(await drawn_board(page), game)
+    await page.wait_for_timeout(600)  # past the pause before a finish by itself
+    assert await page.inner_text("[data-counter=moves]") == str(game.counters["moves"])
     assert await page.is_visible("#finish")
     assert await page.inner_text("#message") == "Tap here or press Enter to finish"
 

@@ -55,7 +55,9 @@ async def test_the_page_renames_its_guest_and_switches_the_servers_language(
     await page.click("#profile button")
     await refusal_shown(page, "Invalid message")
     await page.click("#lang")
-    await page.wait_for_function("() => document.querySelector('#lang').textContent === 'English'")
+    await page.wait_for_function(
+        "() => document.querySelector('#lang .wide').textContent === 'English'"
+    )
     await page.click("#profile button")
     await refusal_shown(page, "Ungültige Nachricht")
     assert server.services is not None

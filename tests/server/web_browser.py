@@ -40,10 +40,22 @@ async def browser() -> AsyncIterator[Browser]:
 
 
 async def open_page(
-    browser: Browser, url: str, viewport: dict[str, int] = PHONE, locale: str = "en-US"
+    browser: Browser,
+    url: str,
+    viewport: dict[str, int] = PHONE,
+    locale: str = "en-US",
+    settings: dict[str, Any] | None = None,
+    **context_options: Any,
 ) -> Page:
-    """A page in a context of its own, with the page's errors turned into failures."""
-    context = await browser.new_context(viewport=viewport, locale=locale)  # type: ignore[arg-type]
+    """A page in a context of its own, with the page's errors turned into failures;
+    ``settings`` are the player's settings kept before the first load (settings.js),
+    ``context_options`` Playwright's (``has_touch``, ``reduced_motion``)."""
+    context = await browser.new_context(viewport=viewport, locale=locale, **context_options)  # type: ignore[arg-type]
+    if settings is not None:
+        await context.add_init_script(
+            f"localStorage.getItem('solitaire.settings') === null && "
+            f"localStorage.setItem('solitaire.settings', {json.dumps(json.dumps(settings))})"
+        )
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -100,14 +112,21 @@ async def drawn_board(page: Page) -> dict[str, Any]:
     return result
 
 
-async def snapshot(page: Page, name: str) -> None:
-    """A screenshot for docs/web/ when SOLITAIRE_WEB_SCREENSHOTS names a folder."""
+async def snapshot(page: Page, name: str, settled: bool = True) -> None:
+    """A screenshot for docs/web/ when SOLITAIRE_WEB_SCREENSHOTS names a folder; with
+    ``settled`` False, of the moment (animations held still while it is taken)."""
     folder = os.environ.get("SOLITAIRE_WEB_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        # Cards still gliding to their places would be caught halfway.
-        await page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
-        await page.screenshot(path=str(Path(folder) / f"{name}.png"))
+        path = str(Path(folder) / f"{name}.png")
+        if settled:
+            # Cards still gliding to their places would be caught halfway.
+            await page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
+            await page.screenshot(path=path)
+            return
+        await page.evaluate("document.getAnimations().forEach(a => a.pause())")
+        await page.screenshot(path=path, animations="allow")
+        await page.evaluate("document.getAnimations().forEach(a => a.play())")
 
 
 def card_selector(pile: str, card: str) -> str:
