@@ -102,6 +102,18 @@ class ServerConfig:
     race_winnable_seconds: float = 3.0
     # Seconds one solver hint, "still winnable?" check or jump-back search may take.
     solver_help_seconds: float = 1.0
+    # Arena tournaments (docs/arena.md): how often each process runs a pairing round in
+    # the arenas under way, and how often it looks for arena changes to push to its own
+    # clients (ms).
+    arena_round_ms: int = 500
+    arena_poll_ms: int = 250
+    # The countdown of each race an arena pairs (seconds): time to open its board.
+    arena_countdown_s: int = 5
+    # Rated arenas the operator schedules, each "VARIANT:EVERY_MINUTES:MINUTES"
+    # ("klondike:60:30": a 30-minute rated Klondike arena at every full hour, UTC), each
+    # created this many seconds before its start, so players can join it ahead.
+    arena_schedule: tuple[str, ...] = ()
+    arena_schedule_ahead_s: int = 3600
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -139,13 +151,17 @@ _ENV_TYPES = {
     "solver_workers": int,
     "race_winnable_seconds": float,
     "solver_help_seconds": float,
+    "arena_round_ms": int,
+    "arena_poll_ms": int,
+    "arena_countdown_s": int,
+    "arena_schedule_ahead_s": int,
 }
 
 
 def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
     """Settings from ``SOLITAIRE_<NAME>`` variables (for example SOLITAIRE_RATE_BURST).
 
-    ``SOLITAIRE_SERVICE_TOKENS`` is a comma-separated list.
+    ``SOLITAIRE_SERVICE_TOKENS`` and ``SOLITAIRE_ARENA_SCHEDULE`` are comma-separated lists.
     """
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
@@ -153,7 +169,7 @@ def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
         raw = env.get("SOLITAIRE_" + item.name.upper())
         if raw is None or raw == "":
             continue
-        if item.name == "service_tokens":
+        if item.name == "service_tokens" or item.name == "arena_schedule":
             values[item.name] = tuple(t.strip() for t in raw.split(",") if t.strip())
         elif item.name in _ENV_TYPES:
             values[item.name] = _ENV_TYPES[item.name](raw)

@@ -12,6 +12,17 @@ from typing import Any
 
 import msgspec
 
+from server.protocol.arenas import (
+    ArenaEvent,
+    ArenaReply,
+    ArenasReply,
+    CreateArena,
+    GetArena,
+    JoinArena,
+    LeaveArena,
+    ListArenas,
+    PauseArena,
+)
 from server.protocol.boards import (
     AllTimeBoard,
     AllTimeReply,
@@ -103,6 +114,12 @@ ClientMessage = (
     | AllTimeBoard
     | MyGames
     | OpenRaces
+    | CreateArena
+    | JoinArena
+    | PauseArena
+    | LeaveArena
+    | GetArena
+    | ListArenas
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -127,6 +144,9 @@ ServerMessage = (
     | AllTimeReply
     | MyGamesReply
     | OpenRacesReply
+    | ArenaReply
+    | ArenasReply
+    | ArenaEvent
 )
 
 

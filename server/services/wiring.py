@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
+from server.services.arena import ArenaService
+from server.services.arena_push import ArenaPush
 from server.services.daily import Dailies
 from server.services.games import GameCache
 from server.services.leaderboard import Leaderboard
@@ -23,7 +25,10 @@ from server.services.races import RaceService
 from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
+from server.services.subscriber import Subscriber
 from server.services.winnability import WinnabilityWatch
+from server.store.arena import ArenaStore
+from server.store.arena_reads import ArenaReads
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
@@ -56,6 +61,12 @@ class Services:
     dailies: Dailies
     boards: Leaderboard
     listings: Listings
+    arenas: ArenaService
+    arena_push: ArenaPush
+
+    def unwatch(self, subscriber: Subscriber) -> None:
+        """Forget a subscriber whose connection closed, in what the races do not hold."""
+        self.arena_push.unwatch(subscriber)
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -85,6 +96,11 @@ def build_services(
     play = GameService(
         storage, committer, games, races, fair_play, solver_help, winnability, metrics, clock
     )
+    arena_reads = ArenaReads(storage.pool)
+    arena_push = ArenaPush(arena_reads, clock, config.arena_poll_ms)
+    arenas = ArenaService(
+        ArenaStore(storage.pool), arena_reads, races, storage, arena_push, config, clock
+    )
     daily_limit_ms = config.daily_time_limit_s * 1000
     dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
     return Services(
@@ -102,4 +118,6 @@ def build_services(
         dailies=dailies,
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
+        arenas=arenas,
+        arena_push=arena_push,
     )

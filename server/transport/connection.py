@@ -270,6 +270,7 @@ class Connection:
             self.metrics.connections -= 1
             self.state = ConnectionState.CLOSING
             self.services.races.unwatch(self)
+            self.services.unwatch(self)
             self.log.info("disconnected", code=self.websocket.close_code)
 
     def bound_kernel_buffer(self) -> None:

@@ -61,6 +61,12 @@ def routes(s: Services) -> Routes:
             p.GetReplay: lambda who, m, sub: s.boards.replay(who, m),
             p.AllTimeBoard: lambda who, m, sub: s.boards.all_time(who, m),
             p.MyGames: lambda who, m, sub: s.listings.my_games(who, m),
+            p.CreateArena: lambda who, m, sub: s.arenas.create(who, m, sub),
+            p.JoinArena: lambda who, m, sub: s.arenas.join(who, m, sub),
+            p.PauseArena: lambda who, m, sub: s.arenas.pause(who, m),
+            p.LeaveArena: lambda who, m, sub: s.arenas.leave(who, m),
+            p.GetArena: lambda who, m, sub: s.arenas.get(who, m, sub),
+            p.ListArenas: lambda who, m, sub: s.arenas.open_arenas(who, m),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),
