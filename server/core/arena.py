@@ -30,7 +30,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.core.arena_rules import RaceLine, Seat, group_sizes, score_seat, standings_key
+from server.core.arena_rules import (
+    RaceLine,
+    Seat,
+    absent_last,
+    group_sizes,
+    score_seat,
+    standings_key,
+)
 from server.protocol.arenas import ArenaLine
 from server.protocol.errors import TournamentError
 
@@ -182,10 +189,13 @@ class Arena:
     players: dict[int, ArenaPlayer] = field(default_factory=dict)
     pairings: int = 0  # the last pairing number given
     finished_at: int | None = None
-    # What changed since the arena was loaded: the store writes these.
+    # The stored arena's version: every stored change moves it on by one.
+    version: int = 0
+    # What changed since the arena was loaded: the store writes these (players by id,
+    # seats by (pairing, player)), and deletes the seats of pairings given up.
     changed: set[int] = field(default_factory=set)
-    changed_seats: set[tuple[int, int]] = field(default_factory=set)  # (pairing, player)
-    dropped_seats: set[tuple[int, int]] = field(default_factory=set)  # pairings given up
+    changed_seats: dict[tuple[int, int], Seat] = field(default_factory=dict)
+    dropped_seats: set[tuple[int, int]] = field(default_factory=set)
 
     @property
     def ends_at(self) -> int:
@@ -205,7 +215,7 @@ class Arena:
     def _touch(self, player: ArenaPlayer, seat: Seat | None = None) -> None:
         self.changed.add(player.player_id)
         if seat is not None:
-            self.changed_seats.add((seat.pairing, player.player_id))
+            self.changed_seats[(seat.pairing, player.player_id)] = seat
 
     # ------------------------------------------------------------ membership
 
@@ -368,7 +378,7 @@ class Arena:
     def _unseat(self, player: ArenaPlayer, seat: Seat | None) -> None:
         if seat is not None:
             player.seats.remove(seat)
-            self.changed_seats.discard((seat.pairing, player.player_id))
+            self.changed_seats.pop((seat.pairing, player.player_id), None)
             self.dropped_seats.add((seat.pairing, player.player_id))
         player.withdraw = False
         player.status = Status.PAUSED if player.pause_after else Status.WAITING
@@ -407,14 +417,23 @@ class Arena:
             player.pause_after = False
         return decisions
 
-    def race_ended(self, race_id: int, lines: Iterable[RaceLine], now: int) -> list[Decision]:
+    def race_ended(
+        self, race_id: int, lines: Iterable[RaceLine], now: int, racers: int | None = None
+    ) -> list[Decision]:
         """A race of the arena ended with this final ranking: each of its players is done
         in it, and their races are scored in the order they were paired (a race still
         running holds back the scoring of the later ones, so a streak follows the order
-        the races were played)."""
+        the races were played).
+
+        ``racers`` is how many the race ranked, when ``lines`` also holds players who
+        left it before its start (ranked after them, with no move: they score nothing).
+        Players who made no move count as ranked after every player who did
+        (``absent_last``).
+        """
         if self.state is ArenaState.FINISHED:
             return []
-        lines = list(lines)
+        lines = absent_last(list(lines))
+        size = len(lines) if racers is None else racers
         decisions: list[Decision] = []
         for line in lines:
             decisions += self.racer_done(race_id, line.player_id, line.moves, now)
@@ -422,7 +441,7 @@ class Arena:
             seat = None if player is None else _seat_of_race(player.seats, race_id)
             if player is None or seat is None or seat.rank is not None:
                 continue
-            seat.rank, seat.racers, seat.moves = line.rank, len(lines), line.moves
+            seat.rank, seat.racers, seat.moves = line.rank, size, line.moves
             self._touch(player, seat)
             decisions += self._score_ready(player, now)
         return decisions

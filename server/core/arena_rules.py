@@ -12,7 +12,10 @@ wins, since a race has up to eight players:
   double. First place in a race of two or more is a won race; any other place ends the
   streak (lichess: a non-win ends it).
 - A player who made no move in a race scores nothing in it and loses their streak (and
-  is paused: ``server.core.arena``), like lichess's quick draws that score 0.
+  is paused: ``server.core.arena``), like lichess's quick draws that score 0; every
+  player who moved counts as having beaten them, wherever the race's rule ranked them
+  (it ranks fewer moves first among unfinished players: an idle player would outrank
+  one who played and gave up).
 
 Pairing: the waiting players sorted by arena score, then rating, are cut into
 consecutive groups, as many as races of ``race_size`` need and as even as possible, so
@@ -49,6 +52,13 @@ class Seat:
     moves: int | None = None
     points: int | None = None  # set when scored
     fire: bool = False
+
+
+def absent_last(lines: list[RaceLine]) -> list[RaceLine]:
+    """A race's ranking with the players who made no move moved after those who did,
+    both in the race's order, ranked again from 1."""
+    ordered = sorted(lines, key=lambda line: (line.moves == 0, line.rank))
+    return [RaceLine(line.player_id, rank, line.moves) for rank, line in enumerate(ordered, 1)]
 
 
 def score_seat(seat: Seat, streak: int) -> tuple[int, bool, bool]:

@@ -128,6 +128,18 @@ class ServerConfig:
     quick_match_gather_s: float = 20.0
     quick_match_countdown_s: int = 10
     quick_match_time_limit_s: int = 1200
+    # Arena tournaments (docs/arena.md): how often each process runs a pairing round in
+    # the arenas under way, and how often it looks for arena changes to push to its own
+    # clients (ms).
+    arena_round_ms: int = 500
+    arena_poll_ms: int = 250
+    # The countdown of each race an arena pairs (seconds): time to open its board.
+    arena_countdown_s: int = 5
+    # Rated arenas the operator schedules, each "VARIANT:EVERY_MINUTES:MINUTES"
+    # ("klondike:60:30": a 30-minute rated Klondike arena at every full hour, UTC), each
+    # created this many seconds before its start, so players can join it ahead.
+    arena_schedule: tuple[str, ...] = ()
+    arena_schedule_ahead_s: int = 3600
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -170,13 +182,17 @@ _ENV_TYPES = {
     "quick_match_gather_s": float,
     "quick_match_countdown_s": int,
     "quick_match_time_limit_s": int,
+    "arena_round_ms": int,
+    "arena_poll_ms": int,
+    "arena_countdown_s": int,
+    "arena_schedule_ahead_s": int,
 }
 
 
 def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
     """Settings from ``SOLITAIRE_<NAME>`` variables (for example SOLITAIRE_RATE_BURST).
 
-    ``SOLITAIRE_SERVICE_TOKENS`` is a comma-separated list.
+    ``SOLITAIRE_SERVICE_TOKENS`` and ``SOLITAIRE_ARENA_SCHEDULE`` are comma-separated lists.
     """
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
@@ -184,7 +200,7 @@ def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
         raw = env.get("SOLITAIRE_" + item.name.upper())
         if raw is None or raw == "":
             continue
-        if item.name == "service_tokens":
+        if item.name == "service_tokens" or item.name == "arena_schedule":
             values[item.name] = tuple(t.strip() for t in raw.split(",") if t.strip())
         elif item.name in _ENV_TYPES:
             values[item.name] = _ENV_TYPES[item.name](raw)

@@ -9,6 +9,7 @@ This package is the one definition of the protocol for the server and its client
 Discord bot imports it and nothing else of the server), so it depends only on msgspec:
 
     envelope   the envelope, hello/welcome, set_profile/profile, error, players and standings
+    arenas     arena tournaments: requests, state, standings and the events they push
     races      race requests, race state and race events
     ratings    ratings: a race's rating changes, a player's ratings and history
     quick_match  quick match: find_race, cancel_find, finding, match_found
@@ -34,6 +35,63 @@ from server.protocol.archive import (
 )
 from server.protocol.archive import (
     DailyArchiveReply as DailyArchiveReply,
+)
+from server.protocol.arenas import (
+    ArenaEvent as ArenaEvent,
+)
+from server.protocol.arenas import (
+    ArenaEventBody as ArenaEventBody,
+)
+from server.protocol.arenas import (
+    ArenaInfo as ArenaInfo,
+)
+from server.protocol.arenas import (
+    ArenaLine as ArenaLine,
+)
+from server.protocol.arenas import (
+    ArenaNextRaceEvent as ArenaNextRaceEvent,
+)
+from server.protocol.arenas import (
+    ArenaRace as ArenaRace,
+)
+from server.protocol.arenas import (
+    ArenaReply as ArenaReply,
+)
+from server.protocol.arenas import (
+    ArenaScoredEvent as ArenaScoredEvent,
+)
+from server.protocol.arenas import (
+    ArenaSettings as ArenaSettings,
+)
+from server.protocol.arenas import (
+    ArenasReply as ArenasReply,
+)
+from server.protocol.arenas import (
+    ArenaStandingsEvent as ArenaStandingsEvent,
+)
+from server.protocol.arenas import (
+    ArenaStateEvent as ArenaStateEvent,
+)
+from server.protocol.arenas import (
+    ArenaSummary as ArenaSummary,
+)
+from server.protocol.arenas import (
+    CreateArena as CreateArena,
+)
+from server.protocol.arenas import (
+    GetArena as GetArena,
+)
+from server.protocol.arenas import (
+    JoinArena as JoinArena,
+)
+from server.protocol.arenas import (
+    LeaveArena as LeaveArena,
+)
+from server.protocol.arenas import (
+    ListArenas as ListArenas,
+)
+from server.protocol.arenas import (
+    PauseArena as PauseArena,
 )
 from server.protocol.boards import (
     AllTimeBoard as AllTimeBoard,

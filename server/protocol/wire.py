@@ -13,6 +13,17 @@ from typing import Any
 import msgspec
 
 from server.protocol.archive import DailyArchive, DailyArchiveReply
+from server.protocol.arenas import (
+    ArenaEvent,
+    ArenaReply,
+    ArenasReply,
+    CreateArena,
+    GetArena,
+    JoinArena,
+    LeaveArena,
+    ListArenas,
+    PauseArena,
+)
 from server.protocol.boards import (
     AllTimeBoard,
     AllTimeReply,
@@ -122,6 +133,12 @@ ClientMessage = (
     | PlayerRatings
     | FindRace
     | CancelFind
+    | CreateArena
+    | JoinArena
+    | PauseArena
+    | LeaveArena
+    | GetArena
+    | ListArenas
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -152,6 +169,9 @@ ServerMessage = (
     | Finding
     | FindCancelled
     | MatchFound
+    | ArenaReply
+    | ArenasReply
+    | ArenaEvent
 )
 
 

@@ -16,6 +16,8 @@ from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
 from server.services.accounts import Accounts
 from server.services.archive import DailyArchive
+from server.services.arena import ArenaService
+from server.services.arena_push import ArenaPush
 from server.services.daily import Dailies
 from server.services.deals import Deals
 from server.services.following import RaceFollowing
@@ -33,10 +35,13 @@ from server.services.ratings import Ratings
 from server.services.relay import Alone, Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
+from server.services.subscriber import Subscriber
 from server.services.watchers import Watchers
 from server.services.winnability import WinnabilityWatch
 from server.store.accounts import AccountStore
 from server.store.archive import ArchiveStore
+from server.store.arena import ArenaStore
+from server.store.arena_reads import ArenaReads
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
@@ -83,6 +88,8 @@ class Services:
     deals: Deals
     quick_match: QuickMatch
     accounts: Accounts
+    arenas: ArenaService
+    arena_push: ArenaPush
 
     def race_tasks(self) -> dict[str, Coroutine[Any, Any, None]]:
         """The races' work that runs for the process's life, by task name: the leases
@@ -90,6 +97,12 @@ class Services:
         hosting = self.hosting
         leases = self.leases.run(hosting.lost, hosting.taken_over, self.following.recheck)
         return {"race-leases": leases, "race-clock": self.race_clock.run()}
+
+    def unwatch(self, subscriber: Subscriber) -> None:
+        """Forget a subscriber whose connection closed: its races, quick match and arenas."""
+        self.hosting.unwatch(subscriber)
+        self.quick_match.unwatch(subscriber)
+        self.arena_push.unwatch(subscriber)
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -134,6 +147,11 @@ def build_services(
         metrics,
         clock,
     )
+    arena_reads = ArenaReads(storage.pool)
+    arena_push = ArenaPush(arena_reads, clock, config.arena_poll_ms)
+    arenas = ArenaService(
+        ArenaStore(storage.pool), arena_reads, races, storage, arena_push, config, clock
+    )
     daily_limit_ms = config.daily_time_limit_s * 1000
     dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
     deals = Deals(deal_store, solver, dailies, play)
@@ -163,4 +181,6 @@ def build_services(
         accounts=Accounts(AccountStore(storage.pool), storage, games, clock, config.session_days),
         deals=deals,
         quick_match=QuickMatch(MatchStore(storage.pool), rating_store, races, deals, config),
+        arenas=arenas,
+        arena_push=arena_push,
     )

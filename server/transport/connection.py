@@ -269,8 +269,7 @@ class Connection:
             idle.stop()
             self.metrics.connections -= 1
             self.state = ConnectionState.CLOSING
-            self.services.hosting.unwatch(self)
-            self.services.quick_match.unwatch(self)
+            self.services.unwatch(self)
             self.log.info("disconnected", code=self.websocket.close_code)
 
     def bound_kernel_buffer(self) -> None:

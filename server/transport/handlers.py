@@ -66,6 +66,12 @@ def routes(s: Services) -> Routes:
             p.PlayerRatings: lambda who, m, sub: s.ratings.player_ratings(who, m),
             p.FindRace: lambda who, m, sub: s.quick_match.find(who, m, sub),
             p.CancelFind: lambda who, m, sub: s.quick_match.cancel(who, m),
+            p.CreateArena: lambda who, m, sub: s.arenas.create(who, m, sub),
+            p.JoinArena: lambda who, m, sub: s.arenas.join(who, m, sub),
+            p.PauseArena: lambda who, m, sub: s.arenas.pause(who, m),
+            p.LeaveArena: lambda who, m, sub: s.arenas.leave(who, m),
+            p.GetArena: lambda who, m, sub: s.arenas.get(who, m, sub),
+            p.ListArenas: lambda who, m, sub: s.arenas.open_arenas(who, m),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),

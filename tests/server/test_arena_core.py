@@ -274,11 +274,13 @@ class TestScoring:
     def test_a_player_who_never_moved_scores_nothing_and_is_paused(self) -> None:
         arena = running(3)
         place_all(arena, arena.pair(START))
+        # The race's rule ranks the idle player first (fewest moves): every player who
+        # moved beats them all the same.
         lines = [RaceLine(3, 1, 0), RaceLine(2, 2, 10), RaceLine(1, 3, 10)]
         decisions = arena.race_ended(100, lines, START + MINUTE)
         assert Paused(3, "absent") in decisions
-        points = {d.player_id: d.points for d in decisions if isinstance(d, Scored)}
-        assert points == {3: 0, 2: 1, 1: 0}
+        points = {d.player_id: (d.rank, d.points) for d in decisions if isinstance(d, Scored)}
+        assert points == {3: (3, 0), 2: (1, 2), 1: (2, 1)}
         assert arena.players[3].status is Status.PAUSED
         assert arena.players[3].races == 1 and arena.players[3].wins == 0
 
@@ -460,8 +462,12 @@ class ArenaMachine(RuleBasedStateMachine):
         order = data.draw(st.permutations(players))
         moves = data.draw(st.lists(st.integers(0, 2), min_size=len(order), max_size=len(order)))
         lines = [RaceLine(p, r, m) for r, (p, m) in enumerate(zip(order, moves, strict=True), 1)]
+        # The documented rule: players with no move count after those who moved.
+        moved = [line for line in lines if line.moves]
+        idle = [line for line in lines if not line.moves]
         self.outcomes[race_id] = {
-            line.player_id: (line.rank, len(lines), line.moves) for line in lines
+            line.player_id: (rank, len(lines), line.moves)
+            for rank, line in enumerate(moved + idle, start=1)
         }
         self.arena.race_ended(race_id, lines, self.now)
 

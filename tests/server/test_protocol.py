@@ -80,3 +80,12 @@ def test_the_engine_views_of_every_variant_are_player_views() -> None:
             if not moves:
                 break
             game.play(rng.choice(moves))
+
+
+def test_every_arena_event_kind_has_an_example() -> None:
+    kinds = {
+        json.loads(text)["event"]["kind"]
+        for text in examples()
+        if json.loads(text)["type"] == "arena_event"
+    }
+    assert kinds == {cls.__struct_config__.tag for cls in p.ArenaEventBody.__args__}
