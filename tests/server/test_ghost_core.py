@@ -9,24 +9,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
+from engine.solver import Verdict, solve
 from server.core.ghost import GHOST_ID, Ghost, beat, order
 from server.core.race import Racer
 
-WINNABLE_KLONDIKE_SEED = 43  # following the engine's hints wins this deal
+WINNABLE_KLONDIKE_SEED = 43  # the solver wins this deal
 
 
 def winning_line(seed: int = WINNABLE_KLONDIKE_SEED) -> list[str]:
-    """The engine's hints, then its finishing moves: a won Klondike game's actions."""
+    """The solver's win of a Klondike deal, replayed by the engine: a won game's actions."""
     game = engine.new_game("klondike", seed)
-    actions: list[str] = []
-    while not game.can_finish:
-        move = game.copy().hint()
-        assert move is not None
-        game.play(move)
-        actions.append(move.notation())
-    for move in game.finishing_moves():
-        game.play(move)
-        actions.append(move.notation())
+    result = solve(game.rules, game.position, 2_000_000, 30.0)
+    assert result.verdict is Verdict.WON
+    actions = [move.notation() for move in result.moves]
+    for action in actions:
+        game.play(action)
     assert game.outcome is not None and game.outcome.termination is engine.Termination.WON
     return actions
 
