@@ -114,7 +114,7 @@ async def test_a_reconnect_keeps_the_place_and_hears_of_its_race(
 
 
 async def test_one_queue_for_several_server_processes(
-    migrated_database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path, nats_url: str
 ) -> None:
     ports = [free_port() for _ in range(3)]
     settings = {
@@ -122,6 +122,7 @@ async def test_one_queue_for_several_server_processes(
         "quick_match_gather_s": "2",
         "quick_match_countdown_s": "2",
         "hosts": "3",
+        "nats_url": nats_url,
         "service_tokens": SERVICE_TOKEN,
     }
     with (
