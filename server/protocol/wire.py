@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from server.protocol.activity import ActivityRace
 from server.protocol.archive import DailyArchive, DailyArchiveReply
 from server.protocol.boards import (
     AllTimeBoard,
@@ -105,6 +106,7 @@ ClientMessage = (
     | MyGames
     | OpenRaces
     | DailyArchive
+    | ActivityRace
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
+from server.services.activity import ActivityRaces
 from server.services.archive import DailyArchive
 from server.services.daily import Dailies
 from server.services.games import GameCache
@@ -25,6 +26,7 @@ from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.winnability import WinnabilityWatch
+from server.store.activity import ActivityStore
 from server.store.archive import ArchiveStore
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
@@ -59,6 +61,7 @@ class Services:
     boards: Leaderboard
     listings: Listings
     archive: DailyArchive
+    activities: ActivityRaces
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -106,4 +109,5 @@ def build_services(
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
         archive=DailyArchive(ArchiveStore(storage.pool), clock, daily_limit_ms),
+        activities=ActivityRaces(ActivityStore(storage.pool), races),
     )

@@ -62,6 +62,7 @@ def routes(s: Services) -> Routes:
             p.AllTimeBoard: lambda who, m, sub: s.boards.all_time(who, m),
             p.MyGames: lambda who, m, sub: s.listings.my_games(who, m),
             p.DailyArchive: lambda who, m, sub: s.archive.days(who, m),
+            p.ActivityRace: lambda who, m, sub: s.activities.race(who, m, sub),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),

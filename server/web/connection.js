@@ -4,7 +4,7 @@
 // connection is opened again with the same guest token, and the listeners of
 // "welcome" pick up where they were (resume a race, fetch the game's view).
 
-const TOKEN_KEY = "solitaire.token";
+export const TOKEN_KEY = "solitaire.token";
 
 export class ServerError extends Error {
   constructor(reply) {
