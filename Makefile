@@ -25,7 +25,13 @@ TEST_WORKERS ?= 4
 # Debian's HAProxy with deploy/haproxy.cfg; it is installed when missing, the same way.
 HAPROXY := /usr/sbin/haproxy
 
-.PHONY: run test
+# The page inside Discord (an Activity) loads Discord's embedded app SDK, bundled into one
+# served file. The bundle is committed (server/web/discord-sdk.js), so `make run`, `make
+# test` and an installed package need neither npm nor the registry; `make activity-sdk`
+# rebuilds it from activity/package-lock.json (npm ci, then esbuild) after a version change.
+ACTIVITY_SDK := server/web/discord-sdk.js
+
+.PHONY: run test activity-sdk
 
 run: $(VENV)/.installed
 	@echo "make run: starting the race server: $(BIN)/solitaire serve"
@@ -37,6 +43,9 @@ test: $(VENV)/.installed-dev $(CHROMIUM) $(NODE) $(HAPROXY)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+
+activity-sdk: $(NODE)
+	cd activity && npm ci --no-audit --no-fund && node build.mjs
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \

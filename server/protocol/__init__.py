@@ -16,6 +16,7 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
     games      game requests, the view reply, the winnability verdict
     boards     daily deals, leaderboards, statistics, history, listings
     archive    the past days with a daily deal
+    activity   the race of a Discord Activity's instance
     view       the player's view, typed
     errors     the error classes and their stable codes
     wire       the closed sets of messages, parse and encode
@@ -24,6 +25,9 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
 Every name is re-exported here: ``from server import protocol as p`` then ``p.Move``.
 """
 
+from server.protocol.activity import (
+    ActivityRace as ActivityRace,
+)
 from server.protocol.archive import (
     ArchiveAttempt as ArchiveAttempt,
 )

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from server.protocol.activity import ActivityRace
 from server.protocol.archive import DailyArchive, DailyArchiveReply
 from server.protocol.arenas import (
     ArenaEvent,
@@ -139,6 +140,7 @@ ClientMessage = (
     | LeaveArena
     | GetArena
     | ListArenas
+    | ActivityRace
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)

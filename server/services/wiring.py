@@ -15,6 +15,7 @@ from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
 from server.services.accounts import Accounts
+from server.services.activity import ActivityRaces
 from server.services.archive import DailyArchive
 from server.services.arena import ArenaService
 from server.services.arena_push import ArenaPush
@@ -39,6 +40,7 @@ from server.services.subscriber import Subscriber
 from server.services.watchers import Watchers
 from server.services.winnability import WinnabilityWatch
 from server.store.accounts import AccountStore
+from server.store.activity import ActivityStore
 from server.store.archive import ArchiveStore
 from server.store.arena import ArenaStore
 from server.store.arena_reads import ArenaReads
@@ -103,6 +105,8 @@ class Services:
         self.hosting.unwatch(subscriber)
         self.quick_match.unwatch(subscriber)
         self.arena_push.unwatch(subscriber)
+
+    activities: ActivityRaces
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -183,4 +187,5 @@ def build_services(
         quick_match=QuickMatch(MatchStore(storage.pool), rating_store, races, deals, config),
         arenas=arenas,
         arena_push=arena_push,
+        activities=ActivityRaces(ActivityStore(storage.pool), races),
     )

@@ -72,6 +72,7 @@ def routes(s: Services) -> Routes:
             p.LeaveArena: lambda who, m, sub: s.arenas.leave(who, m),
             p.GetArena: lambda who, m, sub: s.arenas.get(who, m, sub),
             p.ListArenas: lambda who, m, sub: s.arenas.open_arenas(who, m),
+            p.ActivityRace: lambda who, m, sub: s.activities.race(who, m, sub),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),

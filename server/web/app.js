@@ -5,7 +5,8 @@
 // "1-3XRZ"), anything else is practice. Without the server, practice goes on with the
 // rules in the page (local.js), and the service worker (sw.js) serves the page itself.
 
-import { Connection } from "./connection.js";
+import { Activity, activityQuery } from "./activity.js";
+import { Connection, TOKEN_KEY } from "./connection.js";
 import { randomSeed, seedOf } from "./deal.js";
 import { LOCAL_GAME, OfflinePractice, Outbox } from "./local.js";
 import { GameController } from "./game.js";
@@ -16,6 +17,7 @@ import { ReplayScreen } from "./replay.js";
 import { AccountLine, takeSignInResult } from "./signin.js";
 import { Settings, settingsDialog } from "./settings.js";
 import { Sounds } from "./sound.js";
+import { browserStorage } from "./storage.js";
 import { PracticeStats } from "./stats.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
@@ -32,18 +34,19 @@ function announce(text) {
   }, 30);
 }
 
-setLanguage(initialLanguage(localStorage, navigator.languages || [navigator.language]));
-const settings = new Settings(localStorage);
+const storage = browserStorage();
+setLanguage(initialLanguage(storage, navigator.languages || [navigator.language]));
+const settings = new Settings(storage);
 const sounds = new Sounds(settings);
-const stats = new PracticeStats(localStorage);
-const outbox = new Outbox(localStorage, announce);
-const offline = new OfflinePractice(localStorage, outbox);
+const stats = new PracticeStats(storage);
+const outbox = new Outbox(storage, announce);
+const offline = new OfflinePractice(storage, outbox);
 
 // Back from signing in with Discord: its session token says hello from now on.
-const signInFailure = takeSignInResult(localStorage);
+const signInFailure = takeSignInResult(storage);
 const scheme = location.protocol === "https:" ? "wss" : "ws";
-const connection = new Connection(`${scheme}://${location.host}/`, localStorage, language());
-const account = new AccountLine(connection, $("#account"), localStorage, signInFailure);
+const connection = new Connection(`${scheme}://${location.host}/`, storage, language());
+const account = new AccountLine(connection, $("#account"), storage, signInFailure);
 const game = new GameController(
   connection,
   {
@@ -58,7 +61,7 @@ const game = new GameController(
     record: $("#record"),
   },
   announce,
-  { settings, sounds },
+  { settings, sounds, storage },
 );
 const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
   showGame: (shown, state) => {
@@ -67,13 +70,16 @@ const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
     document.body.dataset.race = shown ? state : "";
   },
   practiceDeal: (variant, options, seed) => {
-    history.replaceState(null, "", location.pathname);
+    history.replaceState(null, "", location.pathname + location.search);
     race.leave();
     startPractice(variant, options, seed).catch((error) => announce(error.message));
   },
   newRace: () => {
-    location.hash = "#races";
+    if (activity) enterActivityRace();
+    else location.hash = "#races";
   },
+  // Inside Discord a rematch stays the Activity's race (activity.js).
+  rematchFields: () => (activity ? { context: { discord_activity: activity.query.instanceId } } : {}),
 });
 
 const replays = new ReplayScreen(connection, $("#replay-panel"), announce);
@@ -106,7 +112,7 @@ settings.onChange((name) => {
 
 /** Count a practice game's views: a game is its id, or offline its start. */
 function countPractice(view) {
-  const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
+  const kept = JSON.parse(storage.getItem(PRACTICE_KEY) || "null");
   if (kept === null || kept.game !== game.game) return;
   const key = game.game === LOCAL_GAME ? `local:${view.started_at}` : String(game.game);
   stats.viewed(key, view);
@@ -129,7 +135,7 @@ $("#stats-open").addEventListener("click", () => {
 // A practice game played on the server, once over, replays beside the solver's win.
 const practiceReplay = $("#practice-replay");
 function offerPracticeReplay(view) {
-  const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
+  const kept = JSON.parse(storage.getItem(PRACTICE_KEY) || "null");
   const ours = kept !== null && kept.game === game.game && game.game !== LOCAL_GAME;
   practiceReplay.hidden = !(ours && (view.status === "won" || view.status === "resigned"));
   practiceReplay.querySelector("a").href = `#replay=game:${game.game}`;
@@ -157,7 +163,7 @@ function applyTexts() {
 
 $("#lang").addEventListener("click", () => {
   const next = LANGUAGES[(LANGUAGES.indexOf(language()) + 1) % LANGUAGES.length];
-  localStorage.setItem("solitaire.lang", next);
+  storage.setItem("solitaire.lang", next);
   setLanguage(next);
   connection.locale = next;
   applyTexts();
@@ -212,7 +218,7 @@ function route() {
   }
   const deal = /^#deal=([a-z0-9-]+):([0-9A-Za-z-]+)$/.exec(location.hash);
   if (deal) {
-    history.replaceState(null, "", location.pathname);
+    history.replaceState(null, "", location.pathname + location.search);
     startPractice(deal[1], {}, seedOf(deal[2])).catch((error) => announce(error.message));
     return;
   }
@@ -245,7 +251,7 @@ async function startPractice(variant, options = {}, seed = null, label = "") {
     if (seed !== null) fields.seed = seed;
     try {
       const reply = await connection.request("practice", fields);
-      localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
+      storage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
       game.load(reply.game, reply.view, PRACTICE_POLICY);
       showStatus();
       return;
@@ -254,14 +260,14 @@ async function startPractice(variant, options = {}, seed = null, label = "") {
     }
   }
   const reply = offline.start(variant, options, seed ?? randomSeed());
-  localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: LOCAL_GAME, variant }));
+  storage.setItem(PRACTICE_KEY, JSON.stringify({ game: LOCAL_GAME, variant }));
   game.load(LOCAL_GAME, reply.view, { undo: true, hints: true }, offline);
   showStatus();
 }
 
 /** Back to the practice game left on this device, if it is still being played. */
 async function resumePractice() {
-  const kept = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "null");
+  const kept = JSON.parse(storage.getItem(PRACTICE_KEY) || "null");
   const variant = kept?.variant ?? $("#variant").value ?? VARIANTS[0];
   if (kept?.game === LOCAL_GAME) {
     const reply = offline.resume();
@@ -348,6 +354,20 @@ function showStatus() {
   document.body.dataset.online = connection.online ? "yes" : "no";
 }
 
+// ---- inside Discord (activity.js) ------------------------------------------------------
+
+const inDiscord = activityQuery();
+const activity = inDiscord ? new Activity(inDiscord, storage, TOKEN_KEY) : null;
+
+/** The Activity's race: found or created by the server for its instance, then shown. */
+function enterActivityRace() {
+  return activity
+    .race(connection, $("#variant").value || VARIANTS[0])
+    .then((id) => history.replaceState(null, "", `${location.pathname}${location.search}#race=${id}`))
+    .catch((error) => announce(error.message))
+    .finally(route);
+}
+
 let started = false;
 connection.on("status", (status) => {
   showStatus();
@@ -363,7 +383,8 @@ connection.on("welcome", (welcome) => {
   outbox.flush(connection);
   if (!started) {
     started = true;
-    route();
+    if (activity) enterActivityRace();
+    else route();
   } else if (game.game && !race.race) {
     game.act("get_view");
   }
@@ -374,4 +395,8 @@ showOptionFields(createForm);
 // The service worker keeps the page's files for a start without the server.
 navigator.serviceWorker?.register("/sw.js").catch(() => {});
 $("#status").textContent = t("connecting");
-connection.open().catch(() => {});
+// Inside Discord the player signs in first, so the hello already carries their token.
+(activity ? activity.start() : Promise.resolve("")).then((why) => {
+  document.body.dataset.activity = activity ? (activity.signedIn ? "signed-in" : `guest: ${why}`) : "";
+  connection.open().catch(() => {});
+});

@@ -17,7 +17,7 @@ const FINISH_AFTER_MS = 250;
 const AUTO_PLAY_AFTER_MS = 150;
 
 export class GameController {
-  constructor(connection, elements, announce, { settings, sounds }) {
+  constructor(connection, elements, announce, { settings, sounds, storage }) {
     this.connection = connection;
     this.settings = settings;
     this.sounds = sounds;
@@ -33,7 +33,7 @@ export class GameController {
     this.pendingKey = null;
     this.active = false;
     this.onView = () => {};
-    this.records = new PersonalRecords(localStorage);
+    this.records = new PersonalRecords(storage);
     // Games seen being played here, and those whose win was noted: a win is noted once,
     // when its view names the deal (a race's only once the race is over).
     this.played = new Set();

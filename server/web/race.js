@@ -23,7 +23,8 @@ export class RaceScreen {
     this.game = game;
     this.panel = panel;
     this.announce = announce;
-    this.callbacks = callbacks; // {showGame(bool), practiceDeal(variant, options, seed), newRace()}
+    // {showGame(bool, state), practiceDeal(variant, options, seed), newRace(), rematchFields()}
+    this.callbacks = callbacks;
     this.race = null;
     this.standings = new Map();
     this.lastSeq = 0;
@@ -215,7 +216,7 @@ export class RaceScreen {
     if (action === "new") this.callbacks.newRace();
     if (action === "rematch") {
       // The first to ask opens the rematch; asking after someone did joins theirs.
-      this.connection.request("rematch", { race: id }).then(
+      this.connection.request("rematch", { race: id, ...(this.callbacks.rematchFields?.() ?? {}) }).then(
         (reply) => {
           location.hash = `#race=${reply.race.race}`;
         },

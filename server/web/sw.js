@@ -6,9 +6,11 @@
 
 const CACHE = "solitaire-page-v1";
 const NETWORK_WAIT_MS = 4000;
-// Every file of server/web/ (tests/server/test_web_offline.py holds this list to it).
+// Every file of server/web/ (tests/server/test_web_offline.py holds this list to it),
+// but Discord's SDK, which only the page inside Discord loads (activity.js).
 const FILES = [
   "/",
+  "/activity.js",
   "/app.js",
   "/archive.js",
   "/autoplay.js",
@@ -37,6 +39,7 @@ const FILES = [
   "/settings.js",
   "/sound.js",
   "/stats.js",
+  "/storage.js",
   "/style.css",
   "/sw.js",
   "/texts-de.js",

@@ -14,6 +14,8 @@ from web_browser import (
     DESKTOP,
     browser,
     drawn_board,
+    open_page,
+    page_url,
     play_by_taps,
     server_said,
     snapshot,
@@ -122,7 +124,9 @@ async def test_safe_cards_go_home_by_themselves_when_chosen(
     browser: Browser, server: ArenaServer
 ) -> None:
     game = new_game("klondike", seed=3)  # column 1's Ace of diamonds may go home
-    page = await practice(browser, server, "klondike", 3, settings={"autoPlay": True})
+    page = await open_page(
+        browser, page_url(server.url, "#deal=klondike:3"), settings={"autoPlay": True}
+    )
     while (text := safe_home(game)) is not None:
         game.play(text)
     assert game.counters["moves"] >= 1

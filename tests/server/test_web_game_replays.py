@@ -17,7 +17,16 @@ from arena_client import Connect
 from playwright.async_api import Browser
 from test_leaderboard_protocol import store_todays_deal
 from test_web_replay import SEED, columns_of, expected, replay_board, step_shown
-from web_browser import DESKTOP, board_ready, browser, give_up, open_page, page_url, snapshot
+from web_browser import (
+    DESKTOP,
+    MANUAL_FINISH,
+    board_ready,
+    browser,
+    give_up,
+    open_page,
+    page_url,
+    snapshot,
+)
 
 from engine import new_game, replay
 from engine.solver import solve
@@ -76,7 +85,9 @@ async def test_a_finished_daily_replays_beside_the_days_best(
 async def test_a_won_practice_game_replays_beside_the_solvers_win(
     browser: Browser, server: ArenaServer, connect: Connect
 ) -> None:
-    page = await open_page(browser, page_url(server.url, "#deal=yukon:1"), DESKTOP)
+    page = await open_page(
+        browser, page_url(server.url, "#deal=yukon:1"), DESKTOP, settings=MANUAL_FINISH
+    )
     await board_ready(page, moves=0)
     assert await page.is_hidden("#practice-replay")
     game_id = await page.evaluate("JSON.parse(localStorage.getItem('solitaire.practice')).game")

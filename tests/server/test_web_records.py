@@ -15,6 +15,7 @@ from playwright.async_api import Browser, Page
 from test_web_practice import practice
 from web_browser import (
     DESKTOP,
+    MANUAL_FINISH,
     board_ready,
     browser,
     open_page,
@@ -71,7 +72,7 @@ async def win(page: Page, connect: Connect, server: ArenaServer, detour: list[st
 async def test_fewer_moves_on_the_same_deal_is_a_new_record(
     browser: Browser, server: ArenaServer, connect: Connect
 ) -> None:
-    page = await practice(browser, server, "yukon", 1, viewport=DESKTOP)
+    page = await practice(browser, server, "yukon", 1, viewport=DESKTOP, settings=MANUAL_FINISH)
 
     long = await win(page, connect, server, DETOUR)
     record = await page.inner_text("[data-record]")
@@ -109,7 +110,9 @@ async def test_a_race_won_is_a_record_once_the_race_names_its_deal(
     bob = await connect(name="Bob")
     created = await bob.ok("create_race", variant="yukon", seed=SEED, countdown_s=0)
     race_id = created["race"]["race"]
-    page = await open_page(browser, page_url(server.url, f"#race={race_id}"), DESKTOP)
+    page = await open_page(
+        browser, page_url(server.url, f"#race={race_id}"), DESKTOP, settings=MANUAL_FINISH
+    )
     await page.wait_for_function("() => document.querySelectorAll('.standings li').length === 2")
     await bob.ok("start_race", race=race_id)
     await board_ready(page, moves=0)

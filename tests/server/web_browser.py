@@ -22,6 +22,10 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from engine import Game
 
+# The player's setting for tests that send the rest home themselves (Enter), since the
+# page would otherwise finish by itself (settings.js).
+MANUAL_FINISH = {"autoFinish": False}
+
 CHROMIUM = Path(os.environ.get("SOLITAIRE_CHROMIUM", "/usr/bin/chromium"))
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
