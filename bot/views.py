@@ -509,6 +509,14 @@ def race_view(race: int, state: str, locale: str, start_mode: str) -> discord.ui
     return ui
 
 
+def quit_view(race: int, locale: str) -> discord.ui.View:
+    """The one button of the private question whether to leave a running race (which
+    resigns the game)."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(RaceButton(race, "quit", label=text(locale, "btn_quit"), style="danger"))
+    return ui
+
+
 def start_view(race: int, locale: str) -> discord.ui.View:
     """The one button under the start's mention: open my board."""
     ui = discord.ui.View(timeout=None)
@@ -518,7 +526,7 @@ def start_view(race: int, locale: str) -> discord.ui.View:
 
 class RaceButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|start|board|open|play|rematch|share)",
+    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|quit|start|board|open|play|rematch|share)",
 ):
     """A button of a race's channel message."""
 
