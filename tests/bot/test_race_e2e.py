@@ -86,7 +86,7 @@ async def test_two_users_race_to_a_finish(bot: Bot) -> None:
     await press(bot.fake, BERND, boards["Bernd"], "Aufgeben")
     assert "Wirklich aufgeben?" in boards["Bernd"].content
     await press(bot.fake, BERND, boards["Bernd"], "Aufgeben")
-    assert "aufgegeben" in boards["Bernd"].content and boards["Bernd"].view is None
+    assert "aufgegeben" in boards["Bernd"].content and not boards["Bernd"].items()
 
     alice = boards["Alice"]
     for move in line:
@@ -222,7 +222,7 @@ async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_
     # Alice presses Rematch too: she joins that race, no second race is opened.
     again = await press(bot.fake, ALICE, lobby, "Rematch", channel=channel)
     [line] = again.sent
-    assert line.view is None and line.content == "Alice joins the rematch, race #2."
+    assert not line.items() and line.content == "Alice joins the rematch, race #2."
     await until(lambda: "Bernd, Alice" in second.content, "Alice in the rematch's lobby")
     assert 3 not in bot.desk.races
     # Someone who did not race is told so, privately, and opens nothing.
