@@ -30,14 +30,17 @@ S = TypeVar("S", bound="HasHook")
 
 
 async def send(
-    interaction: Interaction, content: str, *, view: Any = None, ephemeral: bool = True
+    interaction: Interaction, content: str | None, *, view: Any = None, ephemeral: bool = True
 ) -> Any:
     """Answer ``interaction`` whether or not it was deferred already; the message sent
-    when Discord returns it (a followup), else None."""
-    extra = {"view": view} if view is not None else {}
+    when Discord returns it (a followup), else None. ``content`` None: a Components V2
+    message (``view`` a layout, which holds the text)."""
+    extra: dict[str, Any] = {"view": view} if view is not None else {}
+    if content is not None:
+        extra["content"] = content
     if interaction.response.is_done():
-        return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **extra)
-    await interaction.response.send_message(content, ephemeral=ephemeral, **extra)
+        return await interaction.followup.send(ephemeral=ephemeral, wait=True, **extra)
+    await interaction.response.send_message(ephemeral=ephemeral, **extra)
     return None
 
 

@@ -29,15 +29,16 @@ from bot.client import Actor, ArenaClient, ServerError
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
 from bot.i18n import error_text, locale_of, text, variant_name
+from bot.layout import board_layout
 from bot.moves_text import readable_move, safe_home_moves
-from bot.render import TEXT_SUITS, card_text, format_time, game_time, render_board
+from bot.render import TEXT_SUITS, board_text, card_text, format_time, game_time
 from bot.state import read_json, write_atomically
-from bot.views import BoardOp, MoveModal, board_view, face_down, split_selection
+from bot.views import BoardOp, MoveModal, board_buttons, face_down, split_selection
 
 log = logging.getLogger(__name__)
 
-# Redraws one board message in place: edit(content, view).
-BoardEdit = Callable[[str, Any], Awaitable[Any]]
+# Redraws one board message in place: edit(layout).
+BoardEdit = Callable[[discord.ui.LayoutView], Awaitable[Any]]
 MAX_BOARDS = 10_000  # boards remembered for unasked redraws (a bot's active games)
 # Seconds a board message stays editable through its interaction (Discord: 15 minutes).
 EDIT_LIFETIME = 14 * 60.0
@@ -320,8 +321,9 @@ class Boards:
         hint: str | None = None,
         undo_to: str = "",
         user: int | None = None,
-    ) -> tuple[str, discord.ui.View | None]:
-        """The board message (text and buttons) from a server reply carrying a view;
+    ) -> discord.ui.LayoutView:
+        """The board message (a Components V2 layout: text and buttons) from a server
+        reply carrying a view;
         ``target``: a column the selected source reaches with several cards, whose
         card the player picks next."""
         if reply.get("played"):
@@ -344,7 +346,7 @@ class Boards:
             notice = text(locale, "board_before_start", when=when)
         source, size = split_selection(sel)
         # A race's clock runs only while the race does; elsewhere the game's own clock.
-        content = render_board(
+        shown = board_text(
             view,
             locale,
             selected=source,
@@ -354,7 +356,7 @@ class Boards:
             now_ms=now if race is None else None,
             suits=self.suits,
         )
-        buttons = board_view(
+        buttons = board_buttons(
             game,
             view,
             locale,
@@ -370,7 +372,7 @@ class Boards:
             hint=hint,
             undo_to=undo_to,
         )
-        return content, buttons
+        return board_layout(shown, buttons, self.suits)
 
     def prefs_of(self, user: int | None) -> Prefs:
         """The board options of Discord user ``user`` (the defaults for nobody)."""
@@ -395,7 +397,7 @@ class Boards:
                 log.warning("board options cannot be kept in %s: %s", self.options_file, err)
         return prefs
 
-    def draw(self, game: int, pressed: Pressed, actor: Actor) -> tuple[str, Any]:
+    def draw(self, game: int, pressed: Pressed, actor: Actor) -> discord.ui.LayoutView:
         """The board a press led to, for the user who pressed."""
         return self.board(
             game,
@@ -421,14 +423,14 @@ class Boards:
         self.boards[game] = (actor, edit)
         self.board_until[game] = self.monotonic() + lasts
 
-    async def edit_board(self, game: int, content: str, view: Any) -> bool:
+    async def edit_board(self, game: int, layout: discord.ui.LayoutView) -> bool:
         """Edit ``game``'s last board in place; False when there is none the bot may still
         edit (then the caller posts a new one)."""
         known = self.boards.get(game)
         if known is None or self.board_until.get(game, 0.0) <= self.monotonic():
             return False
         try:
-            await known[1](content, view)
+            await known[1](layout)
         except discord.HTTPException as err:
             log.info("board of game %s no longer editable: %s", game, err)
             return False
@@ -460,8 +462,7 @@ class Boards:
 
     async def _redraw(self, game: int, actor: Actor, edit: BoardEdit) -> None:
         reply = await _view(self.client, actor, game)
-        content, view = self.board(game, reply, actor.locale, user=actor.user_id)
-        await edit(content, view)
+        await edit(self.board(game, reply, actor.locale, user=actor.user_id))
 
     def _redrawn(self, task: asyncio.Task[None]) -> None:
         self._redraws.discard(task)
@@ -480,10 +481,10 @@ class Boards:
         if reply is None:
             reply = await _view(self.client, actor, game)
         self.games[actor.user_id] = game
-        content, view = self.board(game, reply, actor.locale, notice=notice, user=actor.user_id)
-        message = await send(interaction, content, view=view)
+        layout = self.board(game, reply, actor.locale, notice=notice, user=actor.user_id)
+        message = await send(interaction, None, view=layout)
         if message is not None:
-            self._remember(game, actor, lambda c, v: message.edit(content=c, view=v))
+            self._remember(game, actor, lambda v: message.edit(content=None, view=v))
 
     @answering
     async def board_press(
@@ -523,13 +524,14 @@ class Boards:
             pressed = await pressing
         finally:
             pressing.cancel()  # a no-op once done; else nobody waits for it any more
-        content, view = self.draw(game, pressed, actor)
+        # content=None: a plain board posted before Components V2 loses its text.
+        layout = self.draw(game, pressed, actor)
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=content, view=view)
+            await interaction.edit_original_response(content=None, view=layout)
         else:
-            await interaction.response.edit_message(content=content, view=view)
+            await interaction.response.edit_message(content=None, view=layout)
         self._remember(
-            game, actor, lambda c, v: interaction.edit_original_response(content=c, view=v)
+            game, actor, lambda v: interaction.edit_original_response(content=None, view=v)
         )
 
     async def press(self, actor: Actor, game: int, op: BoardOp, arg: str, sel: str) -> Pressed:

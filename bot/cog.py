@@ -42,6 +42,20 @@ PASSES_CHOICES = [
     Choice(name="1 pass", value=1),
     Choice(name="3 passes", value=3),
 ]
+# Seconds before the start unless the creator says: a Countdown race counts down from
+# its creation, so it waits long enough for others to see it and join.
+COUNTDOWN_S = 10
+OPEN_COUNTDOWN_S = 60
+
+
+def countdown_seconds(start: str, chosen: int | None) -> int:
+    """The race's countdown: the creator's, else a minute for a race that counts down from
+    its creation (ten seconds and the creator would race alone), else ten seconds."""
+    if chosen is not None:
+        return chosen
+    return OPEN_COUNTDOWN_S if start == "countdown" else COUNTDOWN_S
+
+
 LAYOUT_CHOICES = [
     Choice(name="Seed layout (5 per column)", value="seed"),
     Choice(name="Digital layout (6/5)", value="digital"),
@@ -89,7 +103,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         variant="The game everyone plays",
         start="How the race starts",
         time_limit="Time limit in minutes (none: until everyone is done)",
-        countdown="Countdown in seconds before the start",
+        countdown="Countdown in seconds before the start (default 10; 60 with start Countdown)",
         undo="Allow undo",
         hints="Allow hints",
         passes="Klondike: passes through the stock",
@@ -106,7 +120,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         variant: Choice[str],
         start: Choice[str] | None = None,
         time_limit: app_commands.Range[int, 1, 240] | None = None,
-        countdown: app_commands.Range[int, 0, 120] = 10,
+        countdown: app_commands.Range[int, 0, 120] | None = None,
         undo: bool = True,
         hints: bool = False,
         passes: Choice[int] | None = None,
@@ -121,7 +135,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
                 variant.value, passes.value if passes else None, layout.value if layout else None
             ),
             "start": start.value if start else "manual",
-            "countdown_s": countdown,
+            "countdown_s": countdown_seconds(start.value if start else "manual", countdown),
             "allow_undo": undo,
             "allow_hints": hints,
             "max_players": max_players,

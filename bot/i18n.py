@@ -91,6 +91,17 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "btn_leave": ("Leave", "Verlassen"),
     "btn_start": ("Start", "Starten"),
     "btn_board": ("Open my board", "Mein Spielfeld"),
+    "btn_quit": ("Leave and resign", "Verlassen und aufgeben"),
+    "leave_resigns": (
+        "The race is running: leaving it resigns your game.",
+        "Das Rennen läuft: wer es verlässt, gibt sein Spiel auf.",
+    ),
+    "creator_stays": (
+        "You opened this race, so only you can start it: start it, and resign once it"
+        " runs if you must.",
+        "Du hast dieses Rennen eröffnet, nur du kannst es starten: starte es und gib"
+        " notfalls auf, sobald es läuft.",
+    ),
     "btn_play_deal": ("Play this deal", "Dieses Spiel spielen"),
     "btn_rematch": ("Rematch", "Revanche"),
     "btn_share": ("Share", "Teilen"),
@@ -184,6 +195,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "{foundation} {foundation|card|cards} home, {moves} {moves|move|moves}",
         "{foundation} {foundation|Karte|Karten} oben, {moves} {moves|Zug|Züge}",
     ),
+    "rematch_opening": ("Opening the rematch…", "Die Revanche wird eröffnet…"),
     "rematch_joined": (
         "{name} joins the rematch, race #{race}.",
         "{name} ist bei der Revanche dabei, Rennen #{race}.",
@@ -195,9 +207,6 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "standing_won": ("won in {time}", "gewonnen in {time}"),
     "standing_resigned": ("resigned", "aufgegeben"),
-    "joined": ("You joined race #{race}.", "Du bist bei Rennen #{race} dabei."),
-    "left": ("You left race #{race}.", "Du hast Rennen #{race} verlassen."),
-    "started": ("The race starts.", "Das Rennen startet."),
     "race_options": (
         "{start} · undo {undo} · hints {hints}",
         "{start} · Rücknahme {undo} · Tipps {hints}",
@@ -344,7 +353,9 @@ COMMANDS_DE: Final[dict[str, str]] = {
         "Zeitlimit in Minuten (ohne: bis alle fertig sind)"
     ),
     "countdown": "countdown",
-    "Countdown in seconds before the start": "Countdown in Sekunden vor dem Start",
+    "Countdown in seconds before the start (default 10; 60 with start Countdown)": (
+        "Countdown in Sekunden vor dem Start (sonst 10; 60 bei Start Countdown)"
+    ),
     "Allow undo": "Zurücknehmen erlauben",
     "hints": "tipps",
     "Allow hints": "Tipps erlauben",

@@ -22,7 +22,7 @@ from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
 from bot.races import RaceState, plain_name, render_race
 from bot.render import format_time
-from bot.views import race_view
+from bot.views import quit_view, race_view
 from server import protocol as p
 
 
@@ -241,13 +241,21 @@ class RaceMessages(Boards):
         self, interaction: Interaction, locale: str, *, thread: bool = False
     ) -> dict[str, Any]:
         """The guild and ``context`` of a race whose message is this deferred interaction's
-        response: stored with the race, so the bot finds the message after a restart
-        (and its thread, which has the message's id, when one was asked for)."""
+        response."""
         original = await interaction.original_response()
+        return self._context_of(interaction, original, locale, thread=thread)
+
+    def _context_of(
+        self, interaction: Interaction, message: Any, locale: str, *, thread: bool = False
+    ) -> dict[str, Any]:
+        """The guild and ``context`` of a race shown in ``message``: stored with the race,
+        so the bot finds the message after a restart (and its thread, which has the
+        message's id, when one was asked for)."""
         context: dict[str, Any] = {
             "channel_id": str(interaction.channel.id),
-            "message_id": str(original.id),
+            "message_id": str(message.id),
             "locale": locale,
+            "by": str(interaction.user.id),  # who opened it: the one who can start it
         }
         if thread:
             context["thread"] = True
@@ -292,58 +300,83 @@ class RaceMessages(Boards):
     @answering
     async def race_press(self, interaction: Interaction, race: int, op: str) -> None:
         """A button of a race message: Join, Leave, Start, Open my board; at the end
-        Play this deal, Rematch, Share."""
+        Play this deal, Rematch, Share; ``quit``: Leave confirmed in a running race.
+
+        Join, Leave and Start answer with a silent update: the race message itself shows
+        who is in (a line of one's own for each press would only add noise); refusals
+        are said privately."""
         if op == "rematch":
             await self.rematch(interaction, race)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        actor = self.actor(interaction)
-        info = await self._race_info(interaction, race)
         if op in ("board", "open", "play", "share"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            actor = self.actor(interaction)
+            info = await self._race_info(interaction, race)
             await RACE_PRESSES[op](self, interaction, actor, info)
             return
-        kind = {"join": "join_race", "leave": "leave_race", "start": "start_race"}[op]
-        await self.client.request(kind, actor, race=race)
+        await interaction.response.defer()
+        actor = self.actor(interaction)
+        info = await self._race_info(interaction, race)
+        if op == "leave" and info.get("your_game") is not None:
+            refusal = self._leave_refusal(info, actor)
+            if refusal is not None:
+                await send(interaction, refusal[0], view=refusal[1])
+                return
+        kind = {"join": "join_race", "leave": "leave_race", "quit": "leave_race"}.get(op)
+        await self.client.request(kind or "start_race", actor, race=race)
         if op != "start":
             self.desk.racer(race, actor.user_id, racing=op == "join")
-        key = {"join": "joined", "leave": "left", "start": "started"}[op]
-        await send(interaction, text(actor.locale, key, race=race))
         self.desk.herald(race, Herald(interaction))  # answered: its followups are free now
+
+    def _leave_refusal(self, info: Mapping[str, Any], actor: Actor) -> tuple[str, Any] | None:
+        """Why a tap on Leave does not leave at once: in a running race leaving resigns,
+        so it asks first (a button to confirm); the creator cannot leave the lobby, which
+        nobody else could start. None: leave."""
+        if info["state"] == "running":
+            return text(actor.locale, "leave_resigns"), quit_view(info["race"], actor.locale)
+        opener = (info["settings"].get("context") or {}).get("by")
+        if info["state"] == "lobby" and opener == str(actor.user_id):
+            return text(actor.locale, "creator_stays"), None
+        return None
 
     async def rematch(self, interaction: Interaction, race: int) -> None:
         """Rematch: the server's ``rematch`` (same settings, a new deal): the first racer
-        to press opens it, and the press's public response becomes its race message; a
-        racer pressing later joins that race, and their response says so in one line."""
+        to press opens it, and a message the press posts becomes its race message; a
+        racer pressing later joins that race, and their message says so in one line.
+
+        Discord is answered first (a silent update, well within its 3 seconds); the
+        server is asked after."""
+        await interaction.response.defer()
         info = await self._race_info(interaction, race)
         if info.get("your_game") is None:  # only its racers may ask (the server agrees)
             await send(interaction, text(locale_of(interaction.locale), "not_racing"))
             return
         locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
-        await interaction.response.defer(thinking=True)
         actor = self.actor(interaction)
-        # This press's response becomes the rematch's message if it opens the rematch:
-        # its id goes to the server, never the old race's (a press joining it is ignored).
-        # A race that asked for a thread has a rematch with one.
+        # The message this press posts becomes the rematch's message if it opens the
+        # rematch: its id goes to the server, never the old race's (a press joining it is
+        # ignored). A race that asked for a thread has a rematch with one.
+        posted = await send(interaction, text(locale, "rematch_opening"), ephemeral=False)
         threaded = bool((info["settings"].get("context") or {}).get("thread"))
-        where = await self._message_context(interaction, locale, thread=threaded)
+        where = self._context_of(interaction, posted, locale, thread=threaded)
         reply = await self.client.request("rematch", actor, race=race, **where)
         new = reply["race"]
         self.desk.on_race(new)
         entry = self.desk.races.get(new["race"])
         if entry is not None and entry.message is not None:  # another press opened it
             line = text(locale, "rematch_joined", name=plain_name(actor.name), race=new["race"])
-            await interaction.edit_original_response(content=line, view=None)
+            await posted.edit(content=line, view=None)
         else:
             state = self.desk.state(new["race"])
             assert state is not None
-            sent = await interaction.edit_original_response(
+            await posted.edit(
                 content=render_race(state, locale),
                 view=race_view(state.race, state.state, locale, state.start_mode),
             )
             if threaded:
-                await self._open_thread(interaction, state, sent, locale)
+                await self._open_thread(interaction, state, posted, locale)
             self.desk.attach(
-                new["race"], editable(interaction.channel, sent), locale, channel_id(interaction)
+                new["race"], editable(interaction.channel, posted), locale, channel_id(interaction)
             )
             self.desk.herald(new["race"], Herald(interaction))
         self.desk.racer(new["race"], actor.user_id, racing=True)
@@ -358,7 +391,9 @@ class RaceMessages(Boards):
             self.desk.on_race(info)
             view = getattr(interaction.message, "view", None)
             children = view.children if view is not None else []
-            mention = any(getattr(child, "op", None) == "open" for child in children)
+            # Never the start's mention or a Leave confirmation: only a race message has
+            # Join, Leave, Start or Open my board on it.
+            mention = any(getattr(child, "op", None) in ("open", "quit") for child in children)
             if info["state"] != "finished" and not mention:
                 locale = locale_of(getattr(interaction, "guild_locale", None) or actor.locale)
                 message = editable(interaction.channel, interaction.message)

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.i18n import rank_text, text, variant_name
 
 CONTENT_LIMIT: Final = 2000
+LAYOUT_TEXT_LIMIT: Final = 4000  # the text of a Components V2 message, all of it
 
 FACE_DOWN: Final = "🟦"
 EMPTY: Final = "▫️"
@@ -176,6 +178,52 @@ def render_board(
     return content
 
 
+@dataclass(frozen=True)
+class BoardText:
+    """A board's text in its parts, as a Components V2 board lays them out: the title and
+    the line(s) above the columns (``top``: stock and waste; ``foundations``), each
+    column's line(s), and the counters, outcome and notice under them."""
+
+    title: str
+    top: list[str]
+    foundations: list[str]
+    columns: list[list[str]]
+    foot: list[str]
+
+    def lines(self) -> list[str]:
+        """Every line, in the board's order."""
+        rows = [self.title, *self.top, *self.foundations]
+        for column in self.columns:
+            rows += column
+        return rows + self.foot
+
+    def length(self) -> int:
+        """Discord's length of all of it (UTF-16 code units)."""
+        return sum(discord_length(line) for line in self.lines())
+
+
+def board_text(
+    view: Mapping[str, Any],
+    locale: str,
+    *,
+    selected: str | None = None,
+    size: int | None = None,
+    notice: str | None = None,
+    elapsed_ms: int | None = None,
+    now_ms: int | None = None,
+    suits: Mapping[str, str] = TEXT_SUITS,
+) -> BoardText:
+    """The board's text in parts for a Components V2 message (``render_board``'s lines):
+    with the card emoji whenever the whole fits Discord's 4,000 units of text, which
+    every position of every variant does, so a board keeps its suit colours."""
+    if elapsed_ms is None:
+        elapsed_ms = game_time(view, now_ms)
+    parts = _parts(view, locale, selected, size, notice, elapsed_ms, suits)
+    if parts.length() > LAYOUT_TEXT_LIMIT and suits is not TEXT_SUITS:
+        parts = _parts(view, locale, selected, size, notice, elapsed_ms, TEXT_SUITS)
+    return parts
+
+
 def _board(
     view: Mapping[str, Any],
     locale: str,
@@ -185,21 +233,38 @@ def _board(
     elapsed_ms: int | None,
     suits: Mapping[str, str],
 ) -> str:
+    return "\n".join(_parts(view, locale, selected, size, notice, elapsed_ms, suits).lines())
+
+
+def _parts(
+    view: Mapping[str, Any],
+    locale: str,
+    selected: str | None,
+    size: int | None,
+    notice: str | None,
+    elapsed_ms: int | None,
+    suits: Mapping[str, str],
+) -> BoardText:
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     targets = targets_of(legal.get(selected, []), size) if selected else set()
-    lines = [_title(view, locale)]
-    lines += _top(view, locale, selected, targets, suits)
+    top = _top(view, locale, selected, targets, suits)
+    foundations: list[str] = []
+    if view.get("foundations") and "runs_removed" not in view:  # the last line above
+        foundations, top = top[-1:], top[:-1]
+    columns = []
     for number, column in enumerate(view["tableau"], start=1):
         key = str(number)
         mark = POINTER if key == selected else TARGET if key in targets else ""
-        lines += _column_lines(f"{column_label(number)}{mark}", number, column, suits, locale)
-    lines.append(_counters(view, locale, elapsed_ms))
+        columns.append(
+            _column_lines(f"{column_label(number)}{mark}", number, column, suits, locale)
+        )
+    foot = [_counters(view, locale, elapsed_ms)]
     outcome = _outcome(view, locale)
     if outcome:
-        lines.append(outcome)
+        foot.append(outcome)
     if notice:
-        lines.append(notice)
-    return "\n".join(lines)
+        foot.append(notice)
+    return BoardText(_title(view, locale), top, foundations, columns, foot)
 
 
 def _title(view: Mapping[str, Any], locale: str) -> str:

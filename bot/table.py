@@ -116,14 +116,14 @@ class Table(RaceMessages, Standings):
             return
         actor = self.actor(interaction)
         pressed = await self.press(actor, game, op, arg, "")
-        content, view = self.draw(game, pressed, actor)
-        if await self.edit_board(game, content, view):
+        layout = self.draw(game, pressed, actor)
+        if await self.edit_board(game, layout):
             line = pressed.notice or done_line(op, pressed, actor.locale)
             await send(interaction, line)
             return
-        message = await send(interaction, content, view=view)
+        message = await send(interaction, None, view=layout)
         if message is not None:
-            self._remember(game, actor, lambda c, v: message.edit(content=c, view=v))
+            self._remember(game, actor, lambda v: message.edit(content=None, view=v))
 
     @answering
     async def options(
@@ -178,9 +178,9 @@ class Table(RaceMessages, Standings):
         except ServerError as err:
             await message.channel.send("⚠️ " + error_text(locale, err.code, err.message))
             return
-        content, view = self.draw(game, pressed, actor)
-        if await self.edit_board(game, content, view):
+        layout = self.draw(game, pressed, actor)
+        if await self.edit_board(game, layout):
             return
-        board = await message.channel.send(content, **({"view": view} if view else {}))
+        board = await message.channel.send(view=layout)
         # A DM message of the bot's own stays editable: no 15-minute limit.
-        self._remember(game, actor, lambda c, v: board.edit(content=c, view=v), lasts=float("inf"))
+        self._remember(game, actor, lambda v: board.edit(view=v), lasts=float("inf"))

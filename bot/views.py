@@ -35,11 +35,7 @@ from typing import Any
 import discord
 
 from bot.i18n import text
-from bot.render import card_text, move_size, phone_width, targets_of
-
-# The width a row of buttons may take on a phone (Discord's app at 360 css px), with a
-# little room for a wider font (tests/bot/test_phone_board.py measures it).
-PHONE_ROW = 272.0
+from bot.render import card_text, move_size, targets_of
 
 
 class BoardOp(StrEnum):
@@ -77,7 +73,28 @@ def split_selection(sel: str) -> tuple[str | None, int | None]:
     return source, int(size) if size.isdigit() else None
 
 
-def board_view(
+@dataclass
+class BoardButtons:
+    """The buttons of a board, by what they stand for: a button per pile (columns in
+    order, then the waste, the foundation as a target and foundations as sources), the
+    menu of the cards of a column when one is open, and the controls (Draw, Undo, Hint,
+    Finish, Type a move, Resign; Share alone on a won game). bot/layout.py lays them out."""
+
+    piles: list[BoardButton]
+    controls: list[BoardButton]
+    select: BoardSelect | None = None
+
+    def items(self) -> list[BoardButton | BoardSelect]:
+        """Every item, piles first, then the menu, then the controls."""
+        menu: list[BoardButton | BoardSelect] = [self.select] if self.select else []
+        return [*self.piles, *menu, *self.controls]
+
+    def pile(self, name: str) -> BoardButton | None:
+        """The button of pile ``name`` ("7", "w", "f", "f1"), if the board has one."""
+        return next((b for b in self.piles if b.pile == name), None)
+
+
+def board_buttons(
     game: int,
     view: Mapping[str, Any],
     locale: str,
@@ -92,13 +109,14 @@ def board_view(
     one_tap: bool = False,
     hint: str | None = None,
     undo_to: str = "",
-) -> discord.ui.View | None:
-    """The buttons under a board (only Share once the game is won, none once resigned).
+) -> BoardButtons | None:
+    """The buttons of a board (only Share once the game is won, none once resigned).
 
-    A pile whose top can make exactly one legal move plays it on the first tap; with
-    ``one_tap`` any pile does (the server's one-tap rule, "wherever it fits"); else a tap
-    selects it and its legal targets light up, and tapping it again plays the one-tap
-    rule. ``hint`` (a move) lights its target, which plays it in one tap. A game the
+    A pile whose top can make exactly one legal move plays it on the first tap (a green
+    button: it plays); with ``one_tap`` any pile does (the server's one-tap rule,
+    "wherever it fits"); else a tap selects it (a grey button) and its legal targets
+    light up green, and tapping the selected pile (blue) again plays the one-tap rule.
+    ``hint`` (a move) lights its target blue, which plays it in one tap. A game the
     server proved lost offers to jump back to its last winnable move. "No more moves"
     does not end a game (the server keeps it playing): its board keeps every button, so
     the player can undo, jump back or resign. With ``target`` (a column several cards
@@ -108,14 +126,16 @@ def board_view(
     its top card. ``undo_to``: the source of a one-tap move just played, selected again
     by Undo (so a move that went elsewhere than meant is put right in two taps), and
     after ``+`` the cards the auto-home option sent home after the move, which the same
-    Undo takes back with it.
+    Undo takes back with it. A race board before its start is face down: its columns
+    by number, nothing to tap on them, and Turn the cards up.
     """
     if view.get("outcome") == "won" or view.get("status") == "won":
-        return _won_view(game, locale, daily)
+        label = text(locale, "btn_share")
+        return BoardButtons([], [BoardButton(game, BoardOp.SHARE, daily or "", "", label=label)])
     if view.get("status", "playing") != "playing":
         return None
     if face_down(view):
-        return _face_down_view(game, view, locale)
+        return _face_down_buttons(game, view, locale)
     legal: Mapping[str, list[str]] = view.get("legal_moves") or {}
     source, size = split_selection(sel)
     moves = legal.get(source, []) if source else []
@@ -134,36 +154,18 @@ def board_view(
     if target is not None:
         moves = [m for m in moves if m.endswith(f">{target}")]
     sizes = sorted({move_size(m.split(">")[0]) for m in moves if ">" in m})
-    menu = bool(source and source.isdigit() and (len(sizes) > 1 or (target and sizes)))
+    select = None
+    if source and source.isdigit() and (len(sizes) > 1 or (target and sizes)):
+        chosen = None if target else size
+        select = BoardSelect.make(game, source, sizes, chosen, view, locale, target=target)
     controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, hint)
     controls = [
-        BoardButton(game, BoardOp.UNDO, undo_to, "", label=b.item.label or "", row=None)
+        BoardButton(game, BoardOp.UNDO, undo_to, "", label=b.item.label or "")
         if b.op is BoardOp.UNDO and undo_to
         else b
         for b in controls
     ]
-    # Pile rows as a phone fits them, when Discord's five rows leave room for them.
-    room = 5 - menu - 1
-    rows = _lay_out(piles)
-    if rows > room:  # five a row
-        for index, button in enumerate(piles):
-            button.row = index // 5
-        rows = (len(piles) + 4) // 5
-    if rows + menu + (len(controls) + 4) // 5 > 5:  # no room: typing stays a command away
-        controls = [b for b in controls if b.op is not BoardOp.TYPE]
-    ui = discord.ui.View(timeout=None)
-    for button in piles:
-        ui.add_item(button)
-    if menu and source:
-        chosen = None if target else size
-        ui.add_item(
-            BoardSelect.make(game, source, sizes, chosen, view, locale, row=rows, target=target)
-        )
-        rows += 1
-    for index, button in enumerate(controls):
-        button.row = rows + index // 5
-        ui.add_item(button)
-    return ui
+    return BoardButtons(piles, controls, select)
 
 
 @dataclass(frozen=True)
@@ -180,41 +182,16 @@ class Look:
     hint: str | None
 
 
-def _lay_out(buttons: list[BoardButton]) -> int:
-    """Rows for ``buttons`` as a phone shows them: as many side by side as fit its 280 px
-    (Discord's buttons: 16 px padding each side, at least 60 px, 8 px apart), at most
-    five; returns the rows used."""
-    row, used = 0, 0.0
-    count = 0
-    for button in buttons:
-        width = max(60.0, 32.0 + 0.875 * phone_width(str(button.item.label)))
-        if count and (count == 5 or used + 8.0 + width > PHONE_ROW):
-            row, used, count = row + 1, 0.0, 0
-        used += width + (8.0 if count else 0.0)
-        count += 1
-        button.row = row
-    return row + 1 if buttons else 0
-
-
-def _won_view(game: int, locale: str, daily: str | None) -> discord.ui.View:
-    """A won game's one button: Share (``daily``: the date of a daily deal, said in it)."""
-    ui = discord.ui.View(timeout=None)
-    label = text(locale, "btn_share")
-    ui.add_item(BoardButton(game, BoardOp.SHARE, daily or "", "", label=label))
-    return ui
-
-
 def face_down(view: Mapping[str, Any]) -> bool:
     """Whether ``view`` is a race board before the start: the deal's shape, no card up."""
     tableau = view["tableau"]
     return all(not column["up"] for column in tableau) and any(c["down"] for c in tableau)
 
 
-def _face_down_view(game: int, view: Mapping[str, Any], locale: str) -> discord.ui.View:
+def _face_down_buttons(game: int, view: Mapping[str, Any], locale: str) -> BoardButtons:
     """A board before its race starts: its columns by number (nothing to tap on them),
     one button that turns the cards up (the bot turns them by itself at the start, but
     not a board opened before a restart: it can no longer edit it), and Resign."""
-    ui = discord.ui.View(timeout=None)
     piles = [
         BoardButton(
             game,
@@ -227,14 +204,13 @@ def _face_down_view(game: int, view: Mapping[str, Any], locale: str) -> discord.
         )
         for number in range(1, len(view["tableau"]) + 1)
     ]
-    rows = _lay_out(piles)
-    for button in piles:
-        ui.add_item(button)
-    label = text(locale, "btn_turn_up")
-    ui.add_item(BoardButton(game, BoardOp.CANCEL, "", "", label=label, style="primary", row=rows))
-    resign = text(locale, "btn_resign")
-    ui.add_item(BoardButton(game, BoardOp.RESIGN, "", "", label=resign, style="danger", row=rows))
-    return ui
+    turn = BoardButton(
+        game, BoardOp.CANCEL, "", "", label=text(locale, "btn_turn_up"), style="primary"
+    )
+    resign = BoardButton(
+        game, BoardOp.RESIGN, "", "", label=text(locale, "btn_resign"), style="danger"
+    )
+    return BoardButtons(piles, [turn, resign])
 
 
 def one_tap_text(source: str, size: int | None) -> str:
@@ -256,10 +232,15 @@ def _pile_button(game: int, pile: str, look: Look) -> BoardButton:
             return BoardButton(
                 game, BoardOp.SELECT, pile, sel, label=label, pile=pile, disabled=True
             )
+        # A tap that plays is green; one that selects is grey.
         if len(own) == 1 and own[0] != "d":  # one legal move: the first tap plays it
-            return BoardButton(game, BoardOp.TARGET, own[0], sel, label=label, pile=pile)
+            return BoardButton(
+                game, BoardOp.TARGET, own[0], sel, label=label, pile=pile, style="success"
+            )
         if look.one_tap:
-            return BoardButton(game, BoardOp.TARGET, pile, sel, label=label, pile=pile)
+            return BoardButton(
+                game, BoardOp.TARGET, pile, sel, label=label, pile=pile, style="success"
+            )
         # Another source while one is selected: a tap selects it instead.
         return BoardButton(game, BoardOp.SELECT, pile, "", label=label, pile=pile)
     sel = source if size is None else f"{source}.{size}"
@@ -425,7 +406,7 @@ class BoardSelect(
         chosen: int | None,
         view: Mapping[str, Any],
         locale: str,
-        row: int,
+        row: int | None = None,
         target: str | None = None,
     ) -> BoardSelect:
         """The menu of the cards that can lead a move out of column ``source`` (to
@@ -509,6 +490,14 @@ def race_view(race: int, state: str, locale: str, start_mode: str) -> discord.ui
     return ui
 
 
+def quit_view(race: int, locale: str) -> discord.ui.View:
+    """The one button of the private question whether to leave a running race (which
+    resigns the game)."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(RaceButton(race, "quit", label=text(locale, "btn_quit"), style="danger"))
+    return ui
+
+
 def start_view(race: int, locale: str) -> discord.ui.View:
     """The one button under the start's mention: open my board."""
     ui = discord.ui.View(timeout=None)
@@ -518,7 +507,7 @@ def start_view(race: int, locale: str) -> discord.ui.View:
 
 class RaceButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|start|board|open|play|rematch|share)",
+    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|quit|start|board|open|play|rematch|share)",
 ):
     """A button of a race's channel message."""
 

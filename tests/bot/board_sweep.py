@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from discord_rules import rule_breaks
+from discord_rules import layout_text, rule_breaks
 
 import engine
 from bot.boards import Prefs
@@ -77,6 +77,8 @@ class Sweep:
     taps: int = 0  # boards right after a tap on a source (no card or target chosen yet)
     broken_taps: int = 0
     targets_chosen: int = 0  # boards asking which card goes to a tapped target
+    coloured: int = 0  # boards drawn with the application's card emoji…
+    colourless: int = 0  # …and those that fell back to the text suit marks
 
     def add(self, position: int, state: dict[str, Any], breaks: list[str]) -> None:
         self.boards += 1
@@ -133,14 +135,24 @@ def _sweep_position(
             continue
         done.add(key)
         try:
-            content, ui = table.board(GAME, reply, locale, **state)
+            ui = table.board(GAME, reply, locale, **state)
         except ValueError as err:  # discord.py refuses to build a view too wide
             seen.add(position, state, [f"no view: {err}"])
             continue
-        seen.add(position, state, rule_breaks(content, ui))
-        for item in ui.children if ui is not None else []:
+        seen.add(position, state, rule_breaks(None, ui))
+        if table.suits is APP_SUITS:
+            shown = layout_text(ui)
+            text_marks = any(mark in shown for mark in TEXT_SUITS.values())
+            seen.coloured += not text_marks
+            seen.colourless += text_marks
+        for item in board_items(ui):
             todo += _presses(item, legal, state, seen)
     table.lost.discard(GAME)
+
+
+def board_items(ui: Any) -> list[Any]:
+    """The buttons and menus of a board, in order, wherever the layout put them."""
+    return [i for i in ui.walk_children() if isinstance(i, BoardButton | BoardSelect)]
 
 
 def _presses(
@@ -222,14 +234,12 @@ def _presses_for(table: Table, view: dict[str, Any], move: str) -> int:
         return 1  # draw or deal
     head, _, target = move.partition(">")
     source = head.partition(":")[0]
-    _, first = table.board(GAME, {"view": view}, "en")
-    assert first is not None
-    for item in first.children:
+    first = table.board(GAME, {"view": view}, "en")
+    for item in board_items(first):
         if isinstance(item, BoardButton) and item.op == "t" and item.arg == move:
             return 1  # the pile's only legal move: played on the first tap
-    _, ui = table.board(GAME, {"view": view}, "en", sel=source)
-    assert ui is not None
-    for item in ui.children:
+    ui = table.board(GAME, {"view": view}, "en", sel=source)
+    for item in board_items(ui):
         if isinstance(item, BoardButton) and item.op == "t" and not item.item.disabled:
             if item.arg == move:
                 return 2

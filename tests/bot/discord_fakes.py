@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
-from discord_rules import check_message, check_modal
+from discord_rules import check_message, check_modal, is_layout, layout_text
 
 from bot.cog import SolitaireCog
 from bot.desk import RaceDesk
@@ -33,16 +33,30 @@ PILE_NAMES = {"Waste": "w", "Ablage": "w"}
 
 @dataclass
 class FakeMessage:
-    """A message as a user sees it: text, buttons, and whether only they see it."""
+    """A message as a user sees it: text, buttons, and whether only they see it. A
+    Components V2 message (a board) has no content of its own: ``content`` is then the
+    text of its text displays, as a reader sees it, and the message stays V2."""
 
     content: str
-    view: discord.ui.View | None = None
+    view: Any = None
     ephemeral: bool = False
     id: int = field(default_factory=lambda: next(_ids))
     edits: int = 0
     allowed_mentions: discord.AllowedMentions | None = None
     channel: FakeChannel | None = field(default=None, repr=False)  # where it was posted
     thread: FakeThread | None = None  # the thread started on it
+    v2: bool = False  # sent with the Components V2 flag, which no edit removes
+    plain: str = ""  # the content field as Discord holds it
+
+    def __post_init__(self) -> None:
+        self.plain = self.content
+        self._show(self.view)
+
+    def _show(self, view: Any) -> None:
+        if is_layout(view):
+            self.v2 = True
+            self.plain = ""
+            self.content = layout_text(view)
 
     async def create_thread(self, *, name: str, auto_archive_duration: int = 1440) -> FakeThread:
         """Start a public thread on this message, by Discord's rules: the bot needs Create
@@ -65,17 +79,26 @@ class FakeMessage:
         self.thread = FakeThread(id=self.id, parent=channel, name=name)
         return self.thread
 
-    async def edit(self, *, content: str | None = None, view: Any = ...) -> FakeMessage:
-        check_message(content, self.view if view is ... else view)
-        if content is not None:
-            self.content = content
-        if view is not ...:
-            self.view = view
+    async def edit(self, *, content: Any = ..., view: Any = ...) -> FakeMessage:
+        """As discord.py's edit: a field left out stays, ``content=None`` clears it."""
+        plain = self.plain if content is ... else (content or "")
+        shown = self.view if view is ... else view
+        check_message(plain or None, shown)
+        if self.v2:
+            assert is_layout(shown), "a Components V2 message cannot become a plain one"
+        self.plain = self.content = plain
+        self.view = shown
+        self._show(shown)
         self.edits += 1
         return self
 
     def items(self) -> list[Any]:
-        return list(self.view.children) if self.view is not None else []
+        """The buttons and menus, in order (inside a layout's sections and rows too)."""
+        if self.view is None:
+            return []
+        if is_layout(self.view):
+            return [i for i in self.view.walk_children() if isinstance(i, discord.ui.DynamicItem)]
+        return list(self.view.children)
 
     def labels(self) -> list[str]:
         return [i.item.label for i in self.items() if isinstance(i.item, discord.ui.Button)]
@@ -151,7 +174,7 @@ class FakeChannel:
 
     async def send(
         self,
-        content: str,
+        content: str | None = None,
         *,
         view: Any = None,
         allowed_mentions: discord.AllowedMentions | None = None,
@@ -160,6 +183,7 @@ class FakeChannel:
         if not isinstance(self, FakeThread) and not self.permissions.send_messages:
             raise refusal(403, 50013, "Missing Permissions")
         check_message(content, view)
+        content = content or ""
         message = FakeMessage(content, view, allowed_mentions=allowed_mentions, channel=self)
         self.messages[message.id] = message
         return message
@@ -179,7 +203,7 @@ class FakeThread(FakeChannel):
 
     async def send(
         self,
-        content: str,
+        content: str | None = None,
         *,
         view: Any = None,
         allowed_mentions: discord.AllowedMentions | None = None,
@@ -222,9 +246,10 @@ class FakeResponse:
         self.deferred = {"ephemeral": ephemeral, "thinking": thinking}
 
     async def send_message(
-        self, content: str, *, ephemeral: bool = False, view: Any = None
+        self, content: str | None = None, *, ephemeral: bool = False, view: Any = None
     ) -> None:
         self.interaction.calls.append("send_message")
+        check_message(content, view)  # a refused message answers nothing
         self._answer()
         self.interaction.record(content, view, ephemeral)
 
@@ -235,7 +260,7 @@ class FakeResponse:
         self._answer()
         self.interaction.modal = modal
 
-    async def edit_message(self, *, content: str, view: Any) -> None:
+    async def edit_message(self, *, content: Any = ..., view: Any = ...) -> None:
         """The first response to a press that edits the pressed message itself."""
         self.interaction.calls.append("edit_message")
         assert self.interaction.message is not None, "edit_message answers only a press"
@@ -251,7 +276,7 @@ class FakeFollowup:
 
     async def send(
         self,
-        content: str,
+        content: str | None = None,
         *,
         ephemeral: bool = False,
         wait: bool = False,
@@ -303,9 +328,9 @@ class FakeInteraction:
         """The bot's permissions in the interaction's channel."""
         return self.channel.permissions
 
-    def record(self, content: str, view: Any, ephemeral: bool) -> FakeMessage:
+    def record(self, content: str | None, view: Any, ephemeral: bool) -> FakeMessage:
         check_message(content, view)
-        message = FakeMessage(content, view, ephemeral, channel=self.channel)
+        message = FakeMessage(content or "", view, ephemeral, channel=self.channel)
         self.sent.append(message)
         if not ephemeral:
             self.channel.messages[message.id] = message
@@ -329,7 +354,7 @@ class FakeInteraction:
             self.original = self.record("", None, bool(deferred.get("ephemeral")))
         return self.original
 
-    async def edit_original_response(self, *, content: str, view: Any) -> FakeMessage:
+    async def edit_original_response(self, *, content: Any = ..., view: Any = ...) -> FakeMessage:
         self.calls.append("edit_original_response")
         assert self.response.is_done(), "edit before any response"
         original = self._pressed_message() or self.original

@@ -6,8 +6,11 @@ does nothing. discord.py checks only some of these limits itself (row widths, wh
 building a view) and none of the others, so the fakes (tests/bot/discord_fakes.py)
 hold every message the bot sends or edits to all of them. The limits are Discord's
 documented ones for message content and message components (action rows, buttons,
-string selects). The bot sends no embeds and no newer layout components; the fakes
-take neither, so a change that starts using them fails until their limits are here.
+string selects), and for Components V2 messages (boards): no content and no embeds
+beside them, at most 40 components counted with every nested one, at most 4,000 units
+of text in all, custom ids unique through the whole tree, sections of one to three text
+displays with a button or thumbnail beside them, containers holding only rows, texts,
+sections, separators and media. The bot sends no embeds; the fakes take none.
 """
 
 from __future__ import annotations
@@ -26,6 +29,19 @@ OPTION_TEXT: Final = 100  # an option's label, value and description each
 PLACEHOLDER: Final = 150
 
 ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
+SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER = (
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+    17,
+)
+LAYOUT_COMPONENTS: Final = 40  # in a Components V2 message, nested ones counted
+LAYOUT_TEXT: Final = 4000  # the text of all its text displays
+IN_CONTAINER: Final = {ACTION_ROW, TEXT_DISPLAY, SECTION, MEDIA_GALLERY, SEPARATOR, FILE}
+TOP_LEVEL: Final = IN_CONTAINER | {CONTAINER}
 LINK_STYLE = 5  # a link button carries a URL instead of a custom id
 
 
@@ -34,9 +50,16 @@ def utf16_units(content: str) -> int:
     return len(content.encode("utf-16-le")) // 2
 
 
+def is_layout(view: Any) -> bool:
+    """Whether ``view`` makes a Components V2 message (discord.py then sets the flag)."""
+    return view is not None and bool(getattr(view, "has_components_v2", lambda: False)())
+
+
 def rule_breaks(content: str | None, view: Any) -> list[str]:
     """Every limit the message (its content and the components of ``view``) breaks,
     as short descriptions; empty when Discord would take it."""
+    if is_layout(view):
+        return layout_breaks(content, view)
     breaks: list[str] = []
     if content is not None and utf16_units(content) > CONTENT_UNITS:
         breaks.append(f"content of {utf16_units(content)} UTF-16 units")
@@ -102,6 +125,89 @@ def _item_breaks(item: Mapping[str, Any], ids: list[str]) -> list[str]:
     else:
         breaks.append(f"a component of type {item.get('type')}")
     return breaks
+
+
+def layout_breaks(content: str | None, view: Any) -> list[str]:
+    """Every limit a Components V2 message breaks (see the module's docstring)."""
+    breaks: list[str] = []
+    if content:
+        breaks.append("content beside Components V2")
+    top: list[Mapping[str, Any]] = view.to_components()
+    ids: list[str] = []
+    texts: list[str] = []
+    count = 0
+
+    def walk(component: Mapping[str, Any], allowed: set[int], where: str) -> None:
+        nonlocal count
+        count += 1
+        kind = component.get("type")
+        if kind not in allowed:
+            breaks.append(f"a component of type {kind} in {where}")
+            return
+        if kind == TEXT_DISPLAY:
+            shown = component.get("content") or ""
+            if not shown:
+                breaks.append("an empty text display")
+            texts.append(shown)
+        elif kind == CONTAINER:
+            inner = component.get("components") or []
+            if not inner:
+                breaks.append("an empty container")
+            for child in inner:
+                walk(child, IN_CONTAINER, "a container")
+        elif kind == SECTION:
+            inner = component.get("components") or []
+            if not 1 <= len(inner) <= 3:
+                breaks.append(f"a section of {len(inner)} text displays")
+            for child in inner:
+                walk(child, {TEXT_DISPLAY}, "a section")
+            accessory = component.get("accessory")
+            if accessory is None:
+                breaks.append("a section without accessory")
+            else:
+                walk(accessory, {BUTTON, THUMBNAIL}, "a section's accessory")
+                if accessory.get("type") == BUTTON:
+                    breaks.extend(_item_breaks(accessory, ids))
+        elif kind == ACTION_ROW:
+            items = component.get("components") or []
+            count += len(items)
+            kinds = Counter(item.get("type") for item in items)
+            if not items:
+                breaks.append("an empty action row")
+            elif kinds[STRING_SELECT] and len(items) > 1:
+                breaks.append("a select beside other items in a row")
+            elif len(items) > BUTTONS_PER_ROW:
+                breaks.append(f"a row of {len(items)} buttons")
+            for item in items:
+                breaks.extend(_item_breaks(item, ids))
+
+    for component in top:
+        walk(component, TOP_LEVEL, "the message")
+    if count > LAYOUT_COMPONENTS:
+        breaks.append(f"{count} components (nested counted)")
+    length = sum(utf16_units(shown) for shown in texts)
+    if length > LAYOUT_TEXT:
+        breaks.append(f"{length} units of text")
+    for custom_id, times in Counter(ids).items():
+        if times > 1:
+            breaks.append(f"custom_id {custom_id!r} used {times} times")
+    return breaks
+
+
+def layout_text(view: Any) -> str:
+    """What a reader sees of a Components V2 message's text: its text displays in order,
+    one after another."""
+    texts: list[str] = []
+
+    def walk(component: Mapping[str, Any]) -> None:
+        if component.get("type") == TEXT_DISPLAY:
+            texts.append(component.get("content") or "")
+        for child in component.get("components") or []:
+            walk(child)
+
+    for component in view.to_components():
+        walk(component)
+    return "\n".join(texts)
 
 
 def check_message(content: str | None, view: Any) -> None:

@@ -21,7 +21,9 @@ What "as Discord shows it" means here (Discord's dark theme on a 360 css px phon
   stays text;
 - buttons 32 px high with 16 px padding, 14 px text, 8 px apart, a row wrapping onto a
   second line when its buttons do not fit (as the phone app does); a select menu 40 px,
-  the width of the column.
+  the width of the column;
+- a Components V2 message (a board): its text displays as lines, a section as its lines
+  with its button beside them on the right, rows of buttons under them.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ code { font: 14px "DejaVu Sans Mono", monospace; background: #2b2d31; padding: 0
 .stamp { background: #3f4147; border-radius: 3px; }
 .ephemeral { font-size: 12px; line-height: 16px; color: #949ba4; margin-top: 4px; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
+.section { display: flex; gap: 8px; align-items: center; margin: 2px 0; }
+.section .text { flex: 1; min-width: 0; }
+.button img.emoji { width: 18px; height: 18px; vertical-align: -4px; margin-right: 4px; }
 .button { height: 32px; min-width: 60px; padding: 0 16px; border-radius: 8px;
   font: 500 14px/32px "Liberation Sans", "DejaVu Sans", sans-serif; color: #fff;
   white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 100%;
@@ -128,25 +133,68 @@ def _text(chunk: str) -> str:
     return _STAMP.sub('<span class="stamp">in 8 seconds</span>', escaped)
 
 
-def page_html(content: str, view: Any, *, ephemeral: bool = True, name: str = "Solitaire") -> str:
-    """The page of one bot message (``view`` a discord.py view, or None)."""
-    lines = "".join(
-        f'<div class="line" data-line="{n}">{_inline(line) or "&nbsp;"}</div>'
+def _button(item: dict[str, Any]) -> str:
+    """A button as the phone shows it: its style's colour, its emoji and label."""
+    classes = f"button s{item['style']}" + (" disabled" if item.get("disabled") else "")
+    emoji = item.get("emoji")
+    mark = ""
+    if emoji:
+        written = f"<:{emoji['name']}:{emoji['id']}>" if emoji.get("id") else emoji["name"]
+        mark = _plain(written)
+    label = html.escape(item.get("label") or "")
+    return f'<div class="{classes}">{mark}{label}</div>'
+
+
+def _row(row: dict[str, Any], number: int) -> str:
+    items = []
+    for item in row["components"]:
+        if item["type"] == 3:
+            chosen = [o["label"] for o in item["options"] if o.get("default")]
+            shown = html.escape(chosen[0] if chosen else item.get("placeholder") or "")
+            items.append(f'<div class="select">{shown}</div>')
+        else:
+            items.append(_button(item))
+    return f'<div class="row" data-row="{number}">{"".join(items)}</div>'
+
+
+def _lines(content: str, first: int) -> str:
+    return "".join(
+        f'<div class="line" data-line="{first + n}">{_inline(line) or "&nbsp;"}</div>'
         for n, line in enumerate(content.split("\n"))
     )
-    rows = []
-    for number, row in enumerate(view.to_components() if view is not None else []):
-        items = []
-        for item in row["components"]:
-            if item["type"] == 3:
-                chosen = [o["label"] for o in item["options"] if o.get("default")]
-                shown = html.escape(chosen[0] if chosen else item.get("placeholder") or "")
-                items.append(f'<div class="select">{shown}</div>')
-                continue
-            classes = f"button s{item['style']}" + (" disabled" if item.get("disabled") else "")
-            label = html.escape(item.get("label") or "")
-            items.append(f'<div class="{classes}">{label}</div>')
-        rows.append(f'<div class="row" data-row="{number}">{"".join(items)}</div>')
+
+
+def _layout_html(components: list[dict[str, Any]]) -> str:
+    """A Components V2 message: text displays as lines, a section as its lines with its
+    button beside them (right-aligned, as the phone app puts an accessory), rows of
+    buttons under them."""
+    parts, line, rows = [], 0, 0
+    for component in components:
+        kind = component["type"]
+        if kind == 10:
+            parts.append(_lines(component["content"], line))
+            line += component["content"].count("\n") + 1
+        elif kind == 9:
+            shown = "\n".join(c["content"] for c in component["components"])
+            parts.append(
+                f'<div class="section"><div class="text">{_lines(shown, line)}</div>'
+                f"{_button(component['accessory'])}</div>"
+            )
+            line += shown.count("\n") + 1
+        elif kind == 1:
+            parts.append(_row(component, rows))
+            rows += 1
+    return "".join(parts)
+
+
+def page_html(content: str, view: Any, *, ephemeral: bool = True, name: str = "Solitaire") -> str:
+    """The page of one bot message (``view`` a discord.py view or layout, or None)."""
+    components = view.to_components() if view is not None else []
+    if view is not None and view.has_components_v2():
+        body = _layout_html(components)
+    else:
+        rows = "".join(_row(row, number) for number, row in enumerate(components))
+        body = f'<div id="content">{_lines(content, 0)}</div>{rows}'
     note = (
         '<div class="ephemeral">Only you can see this · Dismiss message</div>' if ephemeral else ""
     )
@@ -154,7 +202,7 @@ def page_html(content: str, view: Any, *, ephemeral: bool = True, name: str = "S
         f"<!doctype html><html><head><meta charset='utf-8'><style>{STYLE}</style></head>"
         f'<body><div class="message" id="message"><div class="avatar"></div>'
         f'<div class="name">{html.escape(name)}</div>'
-        f'<div id="content">{lines}</div>{note}{"".join(rows)}</div></body></html>'
+        f"{body}{note}</div></body></html>"
     )
 
 
@@ -234,6 +282,7 @@ def boards_to_show(table: Any, suits: Any, locale: str = "en") -> list[Shown]:
     column, and Spider 4-suit at the middle of its won line with a column selected,
     drawn by the bot's own board builder (``table.board``) with ``suits``."""
     from board_sweep import WON_SEEDS, won_line
+    from discord_rules import layout_text
 
     import engine
     from bot.i18n import text
@@ -259,6 +308,7 @@ def boards_to_show(table: Any, suits: Any, locale: str = "en") -> list[Shown]:
             started = table.clock() - 754_000  # a clock showing 12:34
             reply = {"game": 1, "view": {**view, "started_at": started, "status": "playing"}}
             notice = text(locale, "selected", source=sel) if sel else None
-            content, ui = table.board(1, reply, locale, sel=sel, notice=notice)
-            shown.append(Shown(f"{variant}-{state.replace(' ', '-')}", variant, state, content, ui))
+            ui = table.board(1, reply, locale, sel=sel, notice=notice)
+            name = f"{variant}-{state.replace(' ', '-')}"
+            shown.append(Shown(name, variant, state, layout_text(ui), ui))
     return shown

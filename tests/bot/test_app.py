@@ -119,9 +119,9 @@ class FakeDM:
 
     sent: list[FakeMessage] = field(default_factory=list)
 
-    async def send(self, content: str, view: Any = None) -> FakeMessage:
+    async def send(self, content: str | None = None, view: Any = None) -> FakeMessage:
         check_message(content, view)
-        self.sent.append(FakeMessage(content, view))
+        self.sent.append(FakeMessage(content or "", view))
         return self.sent[-1]
 
 

@@ -83,12 +83,13 @@ class TestPlay:
         assert board.ephemeral
         assert board.content.startswith("**Klondike · draw 1** · deal 5")
         # The foundations (as targets, or as sources of a card taken back) are hidden
-        # until they apply; each pile's button names its top card.
-        assert board.piles() == [*map(str, range(1, 8)), "w"]
+        # until they apply; each pile's button names its top card and sits beside its
+        # line (the waste's beside the stock and waste).
+        assert board.piles() == ["w", *map(str, range(1, 8))]
         assert board.labels()[8:] == ["Draw", "Undo", "Hint", "Type a move", "Resign"]
         view = engine.new_game("klondike", seed=5).view()
         tops = [column["up"][-1] for column in view["tableau"]]
-        assert board.labels()[:7] == [card_text(card) for card in tops]
+        assert board.labels()[1:8] == [card_text(card) for card in tops]
         sources = {k for k in view["legal_moves"] if k != "d"}
         assert board.enabled_piles() == sources
         assert set(board.enabled()) >= {"Draw", "Undo", "Hint", "Type a move", "Resign"}
@@ -277,14 +278,14 @@ class TestBoardButtons:
         await press(bot.fake, CARLA, board, "Draw")
         await press(bot.fake, CARLA, board, "Resign")
         await press(bot.fake, CARLA, board, "Resign")
-        assert "You resigned this game." in board.content and board.view is None
+        assert "You resigned this game." in board.content and not board.items()
 
     async def test_resign_asks_first_then_ends_the_game(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, KLONDIKE, 8)
         await press(bot.fake, DIETER, board, "Aufgeben")
         assert "Wirklich aufgeben?" in board.content and board.view is not None
         await press(bot.fake, DIETER, board, "Aufgeben")
-        assert "Du hast dieses Spiel aufgegeben." in board.content and board.view is None
+        assert "Du hast dieses Spiel aufgegeben." in board.content and not board.items()
 
     async def test_a_board_survives_a_restart_and_refuses_other_users(self, bot: Bot) -> None:
         board = await practice(bot, CARLA, KLONDIKE, 5)
@@ -352,7 +353,7 @@ class TestTypedCommands:
         board = await practice(bot, CARLA, KLONDIKE, 5)
         moved = await call(bot, "move", CARLA, move="d")
         [line] = moved.sent  # one line; the board itself is edited, not posted again
-        assert line.ephemeral and line.view is None and "Played d" in line.content
+        assert line.ephemeral and not line.items() and "Played d" in line.content
         assert "Moves 1" in board.content
         undone = await call(bot, "undo", CARLA)
         assert "↶ 1" in board.content
@@ -362,13 +363,13 @@ class TestTypedCommands:
         shown = await call(bot, "board", CARLA)  # asked for: a new board
         assert shown.sent[0].ephemeral and shown.sent[0].labels()[-1] == "Resign"
         await call(bot, "resign", CARLA)
-        assert "You resigned" in shown.sent[0].content and shown.sent[0].view is None
+        assert "You resigned" in shown.sent[0].content and not shown.sent[0].items()
 
     async def test_resigning_by_command_says_so_in_german(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, KLONDIKE, 5)
         done = await call(bot, "resign", DIETER)
         assert done.sent[0].content == "Du hast aufgegeben."  # not "Gespielt: —"
-        assert "aufgegeben" in board.content and board.view is None
+        assert "aufgegeben" in board.content and not board.items()
 
     async def test_type_a_move_opens_a_form_whose_answer_edits_the_board(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, KLONDIKE, 5)

@@ -78,7 +78,75 @@ class TestTheRules:
         ]
 
 
+class Layout(Payload):
+    """A Components V2 payload as Discord receives it."""
+
+    def __init__(self, *components: dict[str, Any]) -> None:
+        self.rows = list(components)
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+def shown(content: str) -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+class TestComponentsV2:
+    def test_a_board_within_every_limit_passes(self) -> None:
+        sections = [
+            {"type": 9, "components": [shown(f"{n} K♠")], "accessory": button(f"c{n}")}
+            for n in range(11)
+        ]
+        container = {"type": 17, "components": [shown("x" * 3000), *sections]}
+        row = {"type": 1, "components": [button("u"), button("r")]}
+        assert rule_breaks(None, Layout(container, row)) == []  # 38 components
+
+    def test_forty_components_nested_4000_units_unique_ids_and_no_content(self) -> None:
+        sections = [
+            {"type": 9, "components": [shown("🟦" * 100)], "accessory": button("same")}
+            for _ in range(14)
+        ]  # 14 sections of three, in a container: 43 components, 2,800 units
+        assert rule_breaks("hello", Layout({"type": 17, "components": sections})) == [
+            "content beside Components V2",
+            "43 components (nested counted)",
+            "custom_id 'same' used 14 times",
+        ]
+        long = Layout(shown("🟦" * 1001), shown("🟦" * 1000))  # emoji count two units
+        assert rule_breaks(None, long) == ["4002 units of text"]
+
+    def test_sections_rows_and_texts_hold_their_shapes(self) -> None:
+        bad = Layout(
+            {"type": 9, "components": [], "accessory": button("a")},
+            {"type": 9, "components": [shown("1")]},
+            {"type": 17, "components": [{"type": 17, "components": [shown("x")]}]},
+            shown(""),
+            {"type": 1, "components": [select("s", 3), button("b")]},
+        )
+        assert rule_breaks(None, bad) == [
+            "a section of 0 text displays",
+            "a section without accessory",
+            "a component of type 17 in a container",
+            "an empty text display",
+            "a select beside other items in a row",
+        ]
+
+
 class TestTheFakes:
+    async def test_a_board_stays_components_v2_and_its_text_is_what_a_reader_sees(
+        self,
+    ) -> None:
+        ui = discord.ui.LayoutView()
+        ui.add_item(discord.ui.TextDisplay("**Klondike**"))
+        interaction = FakeInteraction(None, FakeUser(1, "Ada"))
+        with pytest.raises(AssertionError, match="content beside Components V2"):
+            await interaction.response.send_message("board", view=ui)
+        await interaction.response.send_message(view=ui)
+        [message] = interaction.sent
+        assert message.v2 and message.content == "**Klondike**"
+        with pytest.raises(AssertionError, match="cannot become a plain one"):
+            await message.edit(content="plain", view=None)
+
     async def test_a_message_discord_would_refuse_fails_the_test(self) -> None:
         ui = discord.ui.View()
         for label in ("2", "3"):
@@ -101,6 +169,8 @@ def test_every_board_along_a_won_game_keeps_discords_rules(variant: str) -> None
     stride = max(1, len(won_line(variant, seed)) // 40)  # about 40 positions
     seen = sweep(variant, seed, stride=stride, table=board_table())
     assert seen.broken == [] and seen.wrong == []
+    # With the application's card emoji, every board keeps its suit colours.
+    assert seen.coloured > 50 and seen.colourless == 0
     assert seen.boards > 100 and seen.taps > 50
     if variant.startswith(("spider", "yukon")):
         # these lines reach targets with several cards to choose from

@@ -9,7 +9,7 @@ import pytest
 import engine
 from bot.i18n import TEXTS, error_text, rank_text, text
 from bot.render import card_text, render_board
-from bot.views import board_view
+from bot.views import board_buttons
 
 # A card as a board writes it: rank then a text suit mark.
 CARD = re.compile("(?<![0-9A-Za-z])(10|[2-9A-Z])(?:♣\ufe0e|♢|♡|♠\ufe0e)")
@@ -39,9 +39,9 @@ class TestRankLetters:
 
     def test_the_yukon_menu_speaks_german(self) -> None:
         view = engine.new_game("yukon", seed=1).view()
-        ui = board_view(1, view, "de", sel="6")
-        assert ui is not None
-        [menu] = [c for c in ui.children if getattr(c, "source", None) and c.item.type.value == 3]
+        ui = board_buttons(1, view, "de", sel="6")
+        assert ui is not None and ui.select is not None
+        menu = ui.select
         labels = [o.label for o in menu.item.options]
         assert labels[:2] == ["D♢ (2 Karten)", "D♡ (3 Karten)"]
         assert not any("Q" in label or "J" in label for label in labels)

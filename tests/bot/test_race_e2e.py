@@ -19,6 +19,8 @@ import engine
 from bot.cog import SolitaireCog
 
 ALICE = FakeUser(501, "Alice")
+OPEN_START = Choice(name="Open start (join any time)", value="now")
+COUNTDOWN = Choice(name="Countdown", value="countdown")
 BERND = FakeUser(502, "Bernd", locale="de")
 
 
@@ -60,7 +62,8 @@ async def test_two_users_race_to_a_finish(bot: Bot) -> None:
     assert "Alice" in lobby.content and lobby.labels() == ["Join", "Leave", "Start"]
 
     joined = await press(bot.fake, BERND, lobby, "Join", channel=channel)
-    assert joined.sent[0].ephemeral and "dabei" in joined.sent[0].content
+    # A silent update: the lobby shows Bernd; no line of its own for the press.
+    assert joined.calls == ["defer"] and joined.sent == []
     await until(lambda: "Alice, Bernd" in lobby.content, "Bernd shown in the lobby")
 
     refused = await press(bot.fake, BERND, lobby, "Start", channel=channel)
@@ -83,7 +86,7 @@ async def test_two_users_race_to_a_finish(bot: Bot) -> None:
     await press(bot.fake, BERND, boards["Bernd"], "Aufgeben")
     assert "Wirklich aufgeben?" in boards["Bernd"].content
     await press(bot.fake, BERND, boards["Bernd"], "Aufgeben")
-    assert "aufgegeben" in boards["Bernd"].content and boards["Bernd"].view is None
+    assert "aufgegeben" in boards["Bernd"].content and not boards["Bernd"].items()
 
     alice = boards["Alice"]
     for move in line:
@@ -122,6 +125,38 @@ async def test_two_users_race_to_a_finish(bot: Bot) -> None:
     # Alice's won board shares too, spoiler-free.
     await press(bot.fake, ALICE, alice, "Share")
     assert "race #1" in alice.content.lower() and "won in" in alice.content
+
+
+async def test_leaving_a_running_race_asks_first_and_its_creator_stays_in_the_lobby(
+    bot: Bot,
+) -> None:
+    """An open-start race runs from its creation: one tap on Leave on the public message
+    would resign, so it asks privately first. In a lobby its creator cannot leave (nobody
+    else could start it)."""
+    channel = FakeChannel()
+    opening = FakeInteraction(bot.fake, ALICE, channel=channel)
+    await SolitaireCog.race.callback(  # type: ignore[arg-type]
+        bot.cog, opening, variant=Choice(name="Klondike", value="klondike")
+    )
+    [lobby] = opening.sent
+    stays = await press(bot.fake, ALICE, lobby, "Leave", channel=channel)
+    assert "only you can start it" in stays.sent[0].content and stays.sent[0].ephemeral
+    assert "Alice" in lobby.content
+
+    opening = FakeInteraction(bot.fake, ALICE, channel=channel)
+    await SolitaireCog.race.callback(  # type: ignore[arg-type]
+        bot.cog, opening, variant=Choice(name="Klondike", value="klondike"), start=OPEN_START
+    )
+    [running] = opening.sent
+    await press(bot.fake, BERND, running, "Join", channel=channel)
+    await until(lambda: "Bernd" in running.content, "Bernd racing")
+    asked = await press(bot.fake, BERND, running, "Leave", channel=channel)
+    [question] = asked.sent
+    assert question.ephemeral and "gibt sein Spiel auf" in question.content
+    assert question.labels() == ["Verlassen und aufgeben"]
+    assert "aufgegeben" not in running.content and "resigned" not in running.content
+    await press(bot.fake, BERND, question, "Verlassen und aufgeben", channel=channel)
+    await until(lambda: "resigned" in running.content, "Bernd resigned")
 
 
 async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_mentioned(
@@ -176,6 +211,7 @@ async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_
         await press(bot.fake, user, board, resign)
     await until(lambda: "Race over." in lobby.content, "the end")
     rematch = await press(bot.fake, BERND, lobby, "Rematch", channel=channel)
+    assert rematch.calls[0] == "defer"  # Discord is answered before the server is asked
     [second] = rematch.sent
     assert not second.ephemeral and second is not lobby
     assert "Rennen #2: Yukon" in second.content and "Bernd" in second.content
@@ -186,9 +222,25 @@ async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_
     # Alice presses Rematch too: she joins that race, no second race is opened.
     again = await press(bot.fake, ALICE, lobby, "Rematch", channel=channel)
     [line] = again.sent
-    assert line.view is None and line.content == "Alice joins the rematch, race #2."
+    assert not line.items() and line.content == "Alice joins the rematch, race #2."
     await until(lambda: "Bernd, Alice" in second.content, "Alice in the rematch's lobby")
     assert 3 not in bot.desk.races
     # Someone who did not race is told so, privately, and opens nothing.
     outsider = await press(bot.fake, FakeUser(503, "Cleo"), lobby, "Rematch", channel=channel)
     assert outsider.sent[0].ephemeral and "not in this race" in outsider.sent[0].content
+
+
+async def test_a_countdown_race_waits_a_minute_for_others_unless_told(bot: Bot) -> None:
+    """Start "Countdown" counts down from the race's creation: ten seconds left the
+    creator racing alone, so it waits a minute unless the creator chose otherwise."""
+    channel = FakeChannel()
+    for chosen, expected in ((None, 60), (20, 20)):
+        opening = FakeInteraction(bot.fake, ALICE, channel=channel)
+        extra = {} if chosen is None else {"countdown": chosen}
+        await SolitaireCog.race.callback(  # type: ignore[arg-type]
+            bot.cog, opening, variant=Choice(name="Yukon", value="yukon"), start=COUNTDOWN, **extra
+        )
+        race = max(bot.desk.races)
+        state = bot.desk.state(race)
+        assert state is not None and state.info.settings.countdown_s == expected
+        assert state.state == "countdown" and "Join" in opening.sent[0].labels()

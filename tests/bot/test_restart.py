@@ -18,6 +18,7 @@ import pytest
 from bot_setup import SERVICE_TOKEN, MakeClient, bot_table
 from discord.app_commands import Choice
 from discord_fakes import Bot, FakeBot, FakeChannel, FakeInteraction, FakeUser, press, until
+from discord_rules import layout_text
 
 import engine
 from bot.app import OPTIONS_FILE, SolitaireBot
@@ -62,8 +63,8 @@ class TestMyGames:
         sent: list[str] = []
 
         class Channel:
-            async def send(self, content: str, **extra: Any) -> None:
-                sent.append(content)
+            async def send(self, content: str | None = None, **extra: Any) -> None:
+                sent.append(content or layout_text(extra["view"]))
 
         class Message:
             author = FRANK

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
+from typing import Any
 
+import discord
 import pytest
+from board_sweep import APP_SUITS, views_along
 from discord_rules import rule_breaks
 
 import engine
 from bot.boards import won_line
-from bot.views import BoardButton, BoardSelect, board_view, race_view, split_selection
+from bot.layout import board_layout, component_count
+from bot.render import board_text
+from bot.views import BoardButton, BoardButtons, BoardOp, board_buttons, race_view, split_selection
+
+
+def drawn(
+    view: dict[str, Any], locale: str = "en", suits: Any = APP_SUITS, **options: Any
+) -> tuple[BoardButtons | None, discord.ui.LayoutView]:
+    """A board's buttons and the Components V2 message they are laid out in."""
+    buttons = board_buttons(42, view, locale, **options)
+    source, size = split_selection(options.get("sel", ""))
+    shown = board_text(view, locale, selected=source, size=size, suits=suits)
+    return buttons, board_layout(shown, buttons, suits)
 
 
 def positions(variant: str, count: int) -> list[dict[str, object]]:
@@ -41,23 +55,14 @@ async def test_every_selection_fits_discords_limits(variant: str) -> None:
                 if ":" in head:
                     selections.append(f"{source}.{head.partition(':')[2]}")
         for sel in selections:
-            ui = board_view(42, view, "de", sel=sel, confirm_resign=sel == "")
-            if view["outcome"] == "won":
-                assert ui is None
-                continue
-            assert ui is not None
-            children = ui.children
-            rows = Counter(child.row for child in children)
-            assert len(children) <= 25 and max(rows) <= 4
-            for row, size in rows.items():
-                selects = [c for c in children if c.row == row and isinstance(c, BoardSelect)]
-                assert size <= 5 and (not selects or size == 1)
-            payload = ui.to_components()  # what Discord receives: action rows
-            assert 1 <= len(payload) <= 5
-            for action_row in payload:
-                kinds = [c["type"] for c in action_row["components"]]
-                assert kinds == [3] or (kinds and set(kinds) == {2} and len(kinds) <= 5), kinds
+            buttons, ui = drawn(view, "de", sel=sel, confirm_resign=sel == "")
             assert rule_breaks(None, ui) == []
+            assert component_count(ui) <= 40
+            if view["outcome"] == "won":
+                assert buttons is not None and [b.op for b in buttons.items()] == [BoardOp.SHARE]
+                continue
+            assert buttons is not None
+            children = buttons.items()
             source, size = split_selection(sel)
             if source is not None:  # only the legal targets of the selection are enabled
                 targets = {
@@ -107,13 +112,13 @@ def stuck_view() -> dict[str, object]:
 async def test_a_game_with_no_more_moves_keeps_undo_jump_back_and_resign() -> None:
     view = stuck_view()
     for lost, wanted in ((False, ["Undo", "Hint", "Resign"]), (True, ["Undo", "Jump back"])):
-        ui = board_view(1, view, "en", lost=lost)
+        ui = board_buttons(1, view, "en", lost=lost)
         assert ui is not None
-        enabled = [c.item.label for c in ui.children if not c.item.disabled]
+        enabled = [c.item.label for c in ui.items() if not c.item.disabled]
         assert set(wanted) <= set(enabled) and "Resign" in enabled
     # a race without undo still lets the player resign
-    ui = board_view(1, view, "en", allow_undo=False, allow_hints=False)
-    assert ui is not None and [c.item.label for c in ui.children if not c.item.disabled] == [
+    ui = board_buttons(1, view, "en", allow_undo=False, allow_hints=False)
+    assert ui is not None and [c.item.label for c in ui.items() if not c.item.disabled] == [
         "Type a move",
         "Resign",
     ]
@@ -122,12 +127,69 @@ async def test_a_game_with_no_more_moves_keeps_undo_jump_back_and_resign() -> No
 async def test_a_resigned_game_has_no_buttons_and_a_won_one_only_share() -> None:
     view = engine.new_game("klondike", seed=1).view()
     view["status"] = "resigned"
-    assert board_view(1, view, "en") is None
+    assert board_buttons(1, view, "en") is None
     won = engine.new_game("klondike", seed=1).view()
     won["outcome"] = "won"
-    ui = board_view(1, won, "en", daily="2026-12-02")
-    assert ui is not None and [c.item.label for c in ui.children] == ["Share"]
-    assert [c.item.custom_id for c in ui.children] == ["sa|b|1|S|2026-12-02|"]
+    ui = board_buttons(1, won, "en", daily="2026-12-02")
+    assert ui is not None and [c.item.label for c in ui.items()] == ["Share"]
+    assert [c.item.custom_id for c in ui.items()] == ["sa|b|1|S|2026-12-02|"]
+
+
+class TestComponentsV2:
+    def test_each_column_has_its_button_beside_it_and_klondike_takes_34_of_40(self) -> None:
+        view = engine.new_game("klondike", seed=5).view()
+        _, ui = drawn(view)
+        assert component_count(ui) == 34  # Draw, Undo, Hint, Type, Resign in two rows
+        sections = [c for c in ui.children if isinstance(c, discord.ui.Section)]
+        assert len(sections) == 8  # seven columns and the waste beside the stock
+        for number, section in enumerate(sections[1:], start=1):
+            line = section.children[0].content  # type: ignore[attr-defined]
+            assert isinstance(section.accessory, BoardButton)
+            assert section.accessory.pile == str(number) and line.startswith(f"{number}\ufe0f")
+
+    def test_pile_buttons_carry_the_card_emoji_and_controls_a_mark(self) -> None:
+        view = engine.new_game("klondike", seed=5).view()
+        buttons, _ = drawn(view)
+        assert buttons is not None
+        column = buttons.pile("1")  # 8♠
+        assert column is not None and column.item.label == "8"
+        assert column.item.emoji is not None and column.item.emoji.name == "sa_s"
+        assert all(b.item.emoji is not None for b in buttons.controls)
+        # Without the application's emoji the text mark stays in the label.
+        plain, _ = drawn(view, suits={"c": "♣\ufe0e", "d": "♢", "h": "♡", "s": "♠\ufe0e"})
+        assert plain is not None and plain.pile("1").item.label == "8♠\ufe0e"  # type: ignore[union-attr]
+
+    def test_a_button_that_plays_is_green_and_one_that_selects_is_grey(self) -> None:
+        for seed in range(50):
+            view = engine.new_game("klondike", seed=seed).view()
+            legal = view["legal_moves"]
+            single = [p for p, m in legal.items() if p.isdigit() and len(m) == 1]
+            several = [p for p, m in legal.items() if p.isdigit() and len(m) > 1]
+            if single and several:
+                break
+        buttons, _ = drawn(view)
+        assert buttons is not None
+        plays, selects = buttons.pile(single[0]), buttons.pile(several[0])
+        assert plays is not None and plays.op is BoardOp.TARGET
+        assert plays.item.style is discord.ButtonStyle.success
+        assert selects is not None and selects.op is BoardOp.SELECT
+        assert selects.item.style is discord.ButtonStyle.secondary
+        # Selected, the pile turns blue; its targets green.
+        buttons, _ = drawn(view, sel=several[0])
+        assert buttons is not None
+        again = buttons.pile(several[0])
+        assert again is not None and again.item.style is discord.ButtonStyle.primary
+
+    def test_spider_with_a_menu_still_fits_forty(self) -> None:
+        for view in views_along("spider-4", 2):  # the solver's win of Spider deal 2
+            for source, moves in view["legal_moves"].items():
+                sizes = {m.split(">")[0].partition(":")[2] or "1" for m in moves}
+                if source.isdigit() and len(sizes) > 1:
+                    buttons, ui = drawn(view, sel=source)
+                    assert buttons is not None and buttons.select is not None
+                    assert rule_breaks(None, ui) == [] and component_count(ui) <= 40
+                    return
+        raise AssertionError("no spider opening with a choice of run lengths")
 
 
 def test_a_won_daily_shares_its_day_and_no_card() -> None:
