@@ -92,7 +92,7 @@ def servers(build: Path, database: str, nats: str, count: int, logs: Path) -> It
 
 
 async def connect(address: str, name: str) -> Client:
-    for _ in range(400):
+    for _ in range(2400):  # 16 servers starting at once on a busy machine take a while
         try:
             websocket = await ws_connect(f"ws://{address}/", max_queue=None)
             break
