@@ -25,7 +25,15 @@ acknowledged move, steady and at saturation, is also given in echo round trips (
 echo server's CPU per round trip, median of the rounds), so that figures from
 different machines and hours compare.
 
-Usage: ``.venv/bin/python bench/load.py --players 1000 --rate 2 --duration 20``
+With ``--capacity N1 N2 ...`` it measures instead one host's capacity as a figure people
+can use: for each count of players, in races of 8, moving ``--rate`` times a second (1 by
+default there), the acknowledgement p99 and the server's CPU per move, beside the race
+floor of bench/echo_pace.py (the least a race server in Python spends on a move) driven
+at one server process's pace in the same run; then the most players whose p99 stayed
+under ``--p99-ms`` (50). The load generator shares the machine, as it does everywhere here.
+
+Usage: ``.venv/bin/python bench/load.py --players 1000 --rate 2 --duration 20``, or
+``.venv/bin/python bench/load.py --processes 2 --rate 1 --capacity 2000 3000 4000 5000``
 """
 
 from __future__ import annotations
@@ -591,10 +599,9 @@ def subprocess_running(
         process.wait(timeout=30)
 
 
-async def run(args: argparse.Namespace, database_url: str) -> None:
-    """Steady load, then saturation and echo in alternating rounds; print every figure."""
-    port, echo_port = free_port(), free_port()
-    env = {
+def server_environment(database_url: str) -> dict[str, str]:
+    """The benchmarked server's environment: limits far above the players' pace."""
+    return {
         **os.environ,
         "SOLITAIRE_DATABASE_URL": database_url,
         "SOLITAIRE_RATE_PER_SECOND": "10000",
@@ -602,6 +609,53 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         "SOLITAIRE_LOG_JSON": "1",
         "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",  # no deal solver competing for the CPU
     }
+
+
+async def capacity(args: argparse.Namespace, database_url: str) -> None:
+    """For each count of ``--capacity``: the steady p99 and server CPU per move at
+    ``--rate``, beside the race floor at one process's pace; then the most players
+    whose p99 stayed under ``--p99-ms``."""
+    import echo_pace  # bench/echo_pace.py: the race floor
+
+    port = free_port()
+    server_command = [
+        *(sys.executable, "-m", "server", "--port", str(port)),
+        *("--processes", str(args.processes)),
+    ]
+    best = 0
+    with subprocess_running("server", server_command, server_environment(database_url)) as pid:
+        url = f"ws://127.0.0.1:{port}/"
+        await wait_for_server(port)
+        stats = ProcessStats(pid)
+        for count in args.capacity:
+            players = await seat_players(url, count, args.seed + count)
+            drivers: list[Driver] = [partial(paced, p, args.rate) for p in players]
+            tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
+            for player in players:
+                await player.websocket.close()
+            floor_args = argparse.Namespace(**{**vars(args), "clients": count // args.processes})
+            floor = await echo_pace.paced_cpu(echo_pace.RACE_FLOOR, echo_pace.race_once, floor_args)
+            p99 = percentile(tally.latencies, 0.99) * 1000 if tally.latencies else float("inf")
+            per_move = cpu / max(1, tally.acks) * 1e6
+            print(
+                f"{count} players at {args.rate:g} move/s: {tally.acks / elapsed:,.0f} moves/s, "
+                f"p99 {p99:.1f} ms, server {per_move:.0f} µs CPU a move; race floor "
+                f"{floor:.0f} µs a move at one process's pace ({per_move / floor:.1f}×); "
+                f"load avg {os.getloadavg()[0]:.1f}; errors {dict(tally.errors) or 'none'}",
+                flush=True,
+            )
+            if p99 < args.p99_ms and not tally.errors:
+                best = max(best, count)
+    print(
+        f"capacity with {args.processes} processes: {best or 'fewer than the least'} players "
+        f"at {args.rate:g} move/s with p99 under {args.p99_ms:g} ms"
+    )
+
+
+async def run(args: argparse.Namespace, database_url: str) -> None:
+    """Steady load, then saturation and echo in alternating rounds; print every figure."""
+    port, echo_port = free_port(), free_port()
+    env = server_environment(database_url)
     server_command = [
         *(sys.executable, "-m", "server", "--port", str(port)),
         *("--processes", str(args.processes)),
@@ -823,13 +877,17 @@ async def main() -> None:
         "--processes", type=int, default=1, help="server processes (solitaire serve --processes)"
     )
     parser.add_argument("--database-url", help="PostgreSQL server (default: 127.0.0.1:5432)")
+    parser.add_argument(
+        "--capacity", type=int, nargs="+", help="player counts: measure capacity instead"
+    )
+    parser.add_argument("--p99-ms", type=float, default=50.0, help="the capacity's p99 bound")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
     async with (
         postgres(args.database_url) as admin_url,
         temporary_database(admin_url, prefix="solitaire_bench") as url,
     ):
-        await run(args, url)
+        await (capacity if args.capacity else run)(args, url)
 
 
 if __name__ == "__main__":

@@ -95,6 +95,7 @@ class RaceHosting:
         interval = self.config.progress_interval_ms if owned else 0
         race = Race.from_record(record, counters, interval)
         room = RaceRoom(race, record.last_seq, record.last_seq, Hosting.loaded(owned))
+        room.fence = self.leases.fence(race_id)
         current = self.rooms.get(race_id)
         if current is not None and not current.stale:
             return current  # another request rebuilt it meanwhile
@@ -206,13 +207,12 @@ class RaceHosting:
         so its clock runs again."""
         leases = self.leases
         await leases.renew()  # this process's leases are good from now on
-        race_ids = await leases.store.take_orphans(leases.period, leases.place, limit=100_000)
+        race_ids = await leases.take_orphans(limit=100_000)
         await self.taken_over(race_ids)
         return len(race_ids)
 
     async def taken_over(self, race_ids: list[int]) -> None:
         """This process took over these races' leases: rebuild them as their owner."""
-        self.leases.held.update(race_ids)
         for race_id in race_ids:
             room = self.rooms.get(race_id)
             if room is not None:

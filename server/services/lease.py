@@ -53,6 +53,9 @@ class RaceLeases:
         self.place = place
         self.seconds = seconds
         self.held: set[int] = set()
+        # Each held race's fencing number (sql/0140_lease_fences.sql): its owner's event
+        # rows carry it, and are stored only while the lease still has it.
+        self._fences: dict[int, int] = {}
         self._alive = False  # renewed at least once
         # Until when (time.monotonic) this process's leases are surely good.
         self._good_until = -math.inf
@@ -67,6 +70,11 @@ class RaceLeases:
         the owner of any race until a renewal succeeds."""
         return time.monotonic() < self._good_until
 
+    def fence(self, race_id: int) -> int:
+        """The fencing number this process holds the race's lease with (0: none known,
+        which no lease has: its events are refused while the race has a lease)."""
+        return self._fences.get(race_id, 0)
+
     @property
     def holder(self) -> str:
         """This process's name in the lease table."""
@@ -79,10 +87,32 @@ class RaceLeases:
         if not self._alive:
             await self.renew()  # a lease is good only while its holder's row is
         holder = await self.store.take(race_id)
-        if holder == self.holder:
-            self.held.add(race_id)
-            return True
-        return False
+        if holder != self.holder:
+            return False
+        fences = await self.store.fences([race_id])
+        if race_id not in fences:
+            return False  # taken by another meanwhile
+        self._fences.update(fences)
+        self.held.add(race_id)
+        return True
+
+    async def created(self, race_id: int) -> None:
+        """This process created the race, and its lease with it."""
+        self.held.add(race_id)
+        self._fences.update(await self.store.fences([race_id]))
+
+    def let_go(self, race_id: int) -> None:
+        """The race is over here: its lease goes at the next renewal."""
+        self.held.discard(race_id)
+        self._fences.pop(race_id, None)
+
+    async def take_orphans(self, limit: int = 100) -> list[int]:
+        """Take the leases of unfinished races whose owner is gone; their ids."""
+        race_ids = await self.store.take_orphans(self.period, self.place, limit)
+        if race_ids:
+            self._fences.update(await self.store.fences(race_ids))
+            self.held.update(race_ids)
+        return race_ids
 
     async def holder_for_new_race(self) -> str:
         """The holder a new race's lease is stored under, with the race itself
@@ -103,6 +133,8 @@ class RaceLeases:
             return set()
         gone = self.held - kept
         self.held -= gone
+        for race_id in gone:
+            self._fences.pop(race_id, None)
         return gone
 
     async def run(
@@ -124,10 +156,9 @@ class RaceLeases:
                 if gone:
                     log.warning("leases_lost", races=sorted(gone))
                     lost(gone)
-                orphans = await self.store.take_orphans(self.period, self.place)
+                orphans = await self.take_orphans()
                 if orphans:
                     log.info("leases_taken_over", races=orphans)
-                    self.held.update(orphans)
                     await taken(orphans)
                 await check()
 
@@ -135,7 +166,8 @@ class RaceLeases:
         """Stop owning these races until one is asked for again (server/store/leases.py,
         ``PARKED``); the ones parked. A database away parks none: this process keeps
         their leases, and takes them back when asked, as before."""
-        self.held.difference_update(race_ids)
+        for race_id in race_ids:
+            self.let_go(race_id)
         try:
             return await self.store.park(race_ids)
         except ArenaError:
@@ -146,3 +178,4 @@ class RaceLeases:
         with contextlib.suppress(ArenaError):
             await self.store.release()
         self.held.clear()
+        self._fences.clear()

@@ -29,7 +29,8 @@ from server.services.review import FairPlay
 from server.services.rooms import RaceRoom
 from server.services.watchers import Watchers
 from server.store import writes
-from server.store.commit import EventRow, GroupCommitter
+from server.store.commit import GroupCommitter
+from server.store.commit_rows import EventRow
 from server.store.writes import Statement
 
 log = structlog.get_logger(__name__)
@@ -94,12 +95,18 @@ class RacePublisher:
         if events:
             statements = [*statements, *self._race_statements(room, events)]
         try:
-            await self.committer.submit(moves, rows, statements)
+            written = await self.committer.submit(moves, rows, statements)
         except ArenaError:
             # The race in memory may now be ahead of the database: rebuild it from there.
             room.hosting.write_failed()
             self.clock_changed.set()
             raise
+        if not written:
+            # The moves are committed, but the race's lease has another fencing number:
+            # another process owns the race now, and makes its events from a report.
+            self._lost(room)
+            self._report(room, events, moves)
+            return
         self._report_moves_elsewhere(room, moves)
         if messages:
             self._tell(room, messages)
@@ -166,12 +173,17 @@ class RacePublisher:
         if not rows:
             return
         try:
-            await self.committer.submit((), rows)
+            written = await self.committer.submit((), rows)
         except ArenaError as err:
             for room, _ in sending:
                 room.hosting.write_failed()
             self.clock_changed.set()
             log.error("race_progress_failed", races=len(sending), error=err.code)
+            return
+        if not written:  # some race has another owner now: each is read again
+            for room, _ in sending:
+                room.hosting.write_failed()
+            self.clock_changed.set()
             return
         for room, messages in sending:
             self._tell(room, messages)
@@ -192,6 +204,17 @@ class RacePublisher:
         except ArenaError:
             room.hosting.write_failed()
             raise
+        self._report(room, events, moves)
+
+    def _lost(self, room: RaceRoom) -> None:
+        """Another process owns the race now: this room mirrors it from here on."""
+        room.hosting.lost()
+        self.leases.let_go(room.race_id)
+        self.relay.follow(room.race_id, owner=False)
+        log.warning("lease_fenced", race=room.race_id)
+
+    def _report(self, room: RaceRoom, events: list[p.RaceEvent], moves: Sequence[MoveRow]) -> None:
+        """Report a change committed here to the race's owner."""
         told = reports_of(room.race_id, events)
         if moves:  # the log's length, for a copy of the game cached elsewhere
             last = moves[-1]

@@ -73,7 +73,7 @@ class RaceClock:
                 elif step in (Step.LET_GO, Step.RETIRE):
                     hosting.forget(race_id)
                     if step is Step.RETIRE:
-                        hosting.leases.held.discard(race_id)  # its lease went at a renewal
+                        hosting.leases.let_go(race_id)  # its lease goes at a renewal
                 deadline = clock_deadline(room.race)
                 if room.owned and deadline is not None and deadline > now:
                     upcoming.append(deadline)

@@ -117,7 +117,7 @@ class RaceService:
             rematch_of,
             holder,
         )
-        self.leases.held.add(race_id)
+        await self.leases.created(race_id)
         race = Race(
             race_id,
             who.player_id,
@@ -126,7 +126,7 @@ class RaceService:
             salt,
             progress_interval_ms=self.config.progress_interval_ms,
         )
-        room = self.hosting.hold(RaceRoom(race))
+        room = self.hosting.hold(RaceRoom(race, fence=self.leases.fence(race_id)))
         self.hosting.watch(room, subscriber)
         async with room.lock:
             now = self.clock()

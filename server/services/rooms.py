@@ -18,7 +18,7 @@ import msgspec
 from server import protocol as p
 from server.core.hosting import Hosting
 from server.core.race import Race
-from server.store.commit import EventRow
+from server.store.commit_rows import EventRow
 
 _encoder = msgspec.json.Encoder()
 
@@ -34,6 +34,9 @@ class RaceRoom:
     # lease, server/services/lease.py: it numbers the events and runs the clock) or a
     # mirror of the owner's; current, or behind the database and read again when used.
     hosting: Hosting = field(default_factory=Hosting)
+    # The fencing number of the lease it is owned under (server/services/lease.py): its
+    # event rows carry it, and are stored only while the lease still has it.
+    fence: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The time of its last event here (ms; 0: none yet): a race quiet long enough, and
     # watched by nobody here, leaves memory (server/services/race_clock.py).
@@ -65,7 +68,7 @@ class RaceRoom:
             body = _encoder.encode(event).decode()
             kind = type(event).__struct_config__.tag
             at = datetime.fromtimestamp(now / 1000, tz=UTC)
-            rows.append(EventRow(self.race_id, self.seq, str(kind), body, at))
+            rows.append(EventRow(self.race_id, self.seq, str(kind), body, at, self.fence))
         return messages, rows
 
     def sent_up_to(self, messages: list[p.Event]) -> None:

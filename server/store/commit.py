@@ -11,6 +11,12 @@ A move row whose ``(game_id, seq)`` is taken already means another connection
 (or server process) of the same player moved first: that write fails with
 ``ConflictError`` and the rest of the batch is committed without it.
 
+A race's event rows carry the fencing number of the lease their race's owner numbered
+them under (sql/0140_lease_fences.sql), and are stored only while the race's lease has
+no other number. A write whose events are refused so (another process took the race over) is
+committed without them, its moves and all, and its future says so (``False``); one
+with statements as well fails with ``ConflictError``, as its race changed meanwhile.
+
 A lost database (PostgreSQL restarted, the connection cut) does not fail a batch at
 once: the committer keeps its writes, unacknowledged, and tries again on a new
 connection, for up to ``retry_seconds`` after the batch was formed, or after the
@@ -32,8 +38,6 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, NamedTuple
 
 import asyncpg
 import structlog
@@ -42,35 +46,18 @@ from asyncpg.pool import PoolConnectionProxy
 from server.core.session import MoveRow
 from server.ops.metrics import Metrics
 from server.protocol.errors import ConflictError, UnavailableError
+from server.store.commit_rows import (
+    INSERT_ALL,
+    INSERT_EVENTS,
+    INSERT_MOVES,
+    LANDED,
+    EventRow,
+    columns,
+)
 from server.store.pool import lost
 from server.store.writes import Statement
 
 log = structlog.get_logger(__name__)
-
-INSERT_MOVES = """
-    insert into moves (game_id, seq, action, move_id)
-    select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-    on conflict do nothing
-    returning game_id, seq
-"""
-
-# The common batch (moves and events, no other statements) in one statement, so one
-# round trip commits it. If a move row conflicts, its insert fails on the moves' key;
-# if an event row does, the last line divides by zero. Either rolls the whole
-# statement back, and the batch is then done the careful way, which finds the losers.
-# (PostgreSQL runs a data-modifying WITH part once whether or not it is read.)
-INSERT_ALL = """
-    with logged as (
-        insert into moves (game_id, seq, action, move_id)
-        select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-    ), events as (
-        insert into race_events (race_id, seq, kind, body, at)
-        select * from unnest($5::bigint[], $6::int[], $7::text[], $8::jsonb[], $9::timestamptz[])
-        on conflict do nothing
-        returning 1
-    )
-    select 1 / (1 - sign($10::int - (select count(*) from events)))::int
-"""
 
 # While a commit is under way, the next one starts only once this many writes wait:
 # a lone write waits for the running commit instead (about one WAL flush), so under
@@ -88,44 +75,11 @@ PIPELINE_WRITES = 16
 # ``commit_gather_ms`` (docs/operations.md).
 GATHER_SECONDS = 0.008
 
-# Which of a batch's rows are stored already, with the same content: asked only after
-# a commit was cut, to tell a batch that landed from one that did not.
-LANDED = """
-    select
-        (select count(*)
-         from unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-             as b(game_id, seq, action, move_id)
-         join moves m using (game_id, seq)
-         where m.action = b.action and m.move_id is not distinct from b.move_id),
-        (select count(*)
-         from unnest($5::bigint[], $6::int[], $7::text[], $8::jsonb[])
-             as b(race_id, seq, kind, body)
-         join race_events e using (race_id, seq)
-         where e.kind = b.kind and e.body = b.body)
-"""
-
 # The pause before trying a lost database again, doubled after each try up to the last.
 RETRY_PAUSES = (0.05, 0.1, 0.2, 0.5, 1.0)
 # Seconds a batch is tried at least while the database is known away: a few tries, so
 # that the first batch after an outage gets past a connection that died in it.
 RETRY_AT_LEAST = 0.5
-
-INSERT_EVENTS = """
-    insert into race_events (race_id, seq, kind, body, at)
-    select * from unnest($1::bigint[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[])
-    on conflict do nothing
-    returning race_id, seq
-"""
-
-
-class EventRow(NamedTuple):
-    """One race event, as JSON text."""
-
-    race_id: int
-    seq: int
-    kind: str
-    body: str
-    at: datetime
 
 
 @dataclass(slots=True)
@@ -135,7 +89,7 @@ class Write:
     moves: Sequence[MoveRow]
     events: Sequence[EventRow]
     statements: Sequence[Statement]
-    done: asyncio.Future[None]
+    done: asyncio.Future[bool]
 
 
 class GroupCommitter:
@@ -185,7 +139,7 @@ class GroupCommitter:
         moves: Sequence[MoveRow] = (),
         events: Sequence[EventRow] = (),
         statements: Sequence[Statement] = (),
-    ) -> asyncio.Future[None]:
+    ) -> asyncio.Future[bool]:
         """Queue these rows; the future is done once they are committed.
 
         The future itself is returned, not a coroutine awaiting it: every move waits
@@ -307,6 +261,7 @@ class GroupCommitter:
     ) -> None:
         started = time.perf_counter()
         failed: set[int] = set()
+        unfenced: set[int] = set()  # writes committed without their events
         error: Exception | None = None
         sent = False  # whether an attempt may have reached the database
         pauses = iter(RETRY_PAUSES)
@@ -321,18 +276,19 @@ class GroupCommitter:
                     # Statements change rows (a race's state) that earlier writes may change
                     # too: they must land in queue order, so wait for everything before.
                     await previous
-                if sent and await self._landed(live, batch, failed):
+                if sent and await self._landed(live, batch, failed, unfenced):
                     break  # the cut commit had landed: acknowledge it, never write it twice
                 sent = True
                 done = await self._in_one_statement(live, batch)
                 while not done:
                     try:
-                        done = await self._transaction(live, batch, failed)
+                        done = await self._transaction(live, batch, failed, unfenced)
                     except _Retry as retry:
                         # Commit the rest without the losers, so nothing of theirs is kept.
-                        if retry.failed <= failed:
+                        if retry.failed <= failed and retry.unfenced <= unfenced:
                             raise RuntimeError("a conflict names no new write") from retry
                         failed |= retry.failed
+                        unfenced |= retry.unfenced
                 break
             except Exception as err:  # the database (or the network to it) failed
                 await self._drop(conn)
@@ -365,7 +321,7 @@ class GroupCommitter:
                 elif index in failed:
                     write.done.set_exception(ConflictError())
                 else:
-                    write.done.set_result(None)
+                    write.done.set_result(index not in unfenced)
         finally:
             resolved.set_result(None)
 
@@ -377,7 +333,9 @@ class GroupCommitter:
                 await self._pool.release(conn)
         return None
 
-    async def _landed(self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int]) -> bool:
+    async def _landed(
+        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int], unfenced: set[int]
+    ) -> bool:
         """Whether an earlier, cut attempt at this batch was committed after all.
 
         A batch commits whole or not at all, so its rows are all stored, with the same
@@ -387,12 +345,12 @@ class GroupCommitter:
         Raises:
             UnavailableError: the batch has no rows to look for (only statements).
         """
-        kept = [write for index, write in enumerate(batch) if index not in skip]
-        moves = [row for write in kept for row in write.moves]
-        events = [row for write in kept for row in write.events]
+        kept = [(index, write) for index, write in enumerate(batch) if index not in skip]
+        moves = [row for _, write in kept for row in write.moves]
+        events = [row for index, write in kept if index not in unfenced for row in write.events]
         if not moves and not events:
             raise _Unknown()
-        row = await conn.fetchrow(LANDED, *_columns(moves, events))
+        row = await conn.fetchrow(LANDED, *columns(moves, events))
         assert row is not None
         return bool(row[0] == len(moves) and row[1] == len(events))
 
@@ -404,17 +362,22 @@ class GroupCommitter:
         events = [row for write in batch for row in write.events]
         try:
             await conn.fetchval(
-                INSERT_ALL, *_columns(moves, events), [e.at for e in events], len(events)
+                INSERT_ALL,
+                *columns(moves, events),
+                [e.at for e in events],
+                len(events),
+                [e.fence for e in events],
             )
         except (asyncpg.UniqueViolationError, asyncpg.DivisionByZeroError):
             return False  # some move or event lost its key to another connection
         return True
 
     async def _transaction(
-        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int]
+        self, conn: PoolConnectionProxy, batch: list[Write], skip: set[int], unfenced: set[int]
     ) -> bool:
-        """Insert the batch minus ``skip`` (True), or raise ``_Retry`` naming the
-        conflicting writes."""
+        """Insert the batch minus ``skip``, and the events of none of ``unfenced`` (True),
+        or raise ``_Retry`` naming the writes that conflicted or whose events were
+        refused."""
         owners: dict[tuple[int, int], int] = {}
         games: list[int] = []
         seqs: list[int] = []
@@ -436,7 +399,8 @@ class GroupCommitter:
                 failed = {owner for key, owner in owners.items() if key not in kept}
                 if failed:
                     raise _Retry(failed)
-            events = [row for i, w in enumerate(batch) if i not in skip for row in w.events]
+            dropped = skip | unfenced
+            events = [row for i, w in enumerate(batch) if i not in dropped for row in w.events]
             if events:
                 stored = await conn.fetch(
                     INSERT_EVENTS,
@@ -445,18 +409,23 @@ class GroupCommitter:
                     [e.kind for e in events],
                     [e.body for e in events],
                     [e.at for e in events],
+                    [e.fence for e in events],
                 )
                 if len(stored) < len(events):
-                    # Another process numbered events of the same race: it moved first.
-                    taken = {(e.race_id, e.seq) for e in events} - {
+                    # Another process owns the race now (its lease has another fencing
+                    # number, or it numbered these events first): the events are its to
+                    # make. A write with statements changed the race too: it conflicts.
+                    refused = {(e.race_id, e.seq) for e in events} - {
                         (r["race_id"], r["seq"]) for r in stored
                     }
+                    losers = {
+                        i
+                        for i, w in enumerate(batch)
+                        if any((e.race_id, e.seq) in refused for e in w.events)
+                    }
                     raise _Retry(
-                        {
-                            i
-                            for i, w in enumerate(batch)
-                            if any((e.race_id, e.seq) in taken for e in w.events)
-                        }
+                        {i for i in losers if batch[i].statements},
+                        {i for i in losers if not batch[i].statements},
                     )
             for index, write in enumerate(batch):
                 if index not in skip:
@@ -478,23 +447,10 @@ class _Unknown(Exception):
 
 
 class _Retry(Exception):
-    """Raised inside the transaction to roll it back when some moves conflicted."""
+    """Raised inside the transaction to roll it back when some moves conflicted
+    (``failed``), or some events were refused (``unfenced``: kept without them)."""
 
-    def __init__(self, failed: set[int]) -> None:
-        super().__init__(f"{len(failed)} conflicting writes")
+    def __init__(self, failed: set[int], unfenced: frozenset[int] | set[int] = frozenset()) -> None:
+        super().__init__(f"{len(failed)} conflicting writes, {len(unfenced)} refused events")
         self.failed = failed
-
-
-def _columns(moves: list[MoveRow], events: list[EventRow]) -> tuple[list[Any], ...]:
-    """The moves' and events' key and content as column arrays, in the order both the
-    batched insert and the lookup of a cut commit (``LANDED``) take them."""
-    return (
-        [m.game_id for m in moves],
-        [m.seq for m in moves],
-        [m.action for m in moves],
-        [m.move_id for m in moves],
-        [e.race_id for e in events],
-        [e.seq for e in events],
-        [e.kind for e in events],
-        [e.body for e in events],
-    )
+        self.unfenced = set(unfenced)

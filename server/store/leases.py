@@ -28,10 +28,15 @@ PARKED = "parked"
 _GONE = """not exists (
     select 1 from lease_holders h where h.holder = race_leases.holder and h.expires_at >= now())"""
 
+# A lease that changes hands gets a new fencing number (sql/0140_lease_fences.sql).
+_NEXT_FENCE = """case when race_leases.holder <> excluded.holder
+    then nextval('race_lease_fences') else race_leases.fence end"""
+
 TAKE = f"""
     with taken as (
         insert into race_leases (race_id, holder) values ($1, $2)
-        on conflict (race_id) do update set holder = excluded.holder, taken_at = now()
+        on conflict (race_id) do update
+            set holder = excluded.holder, taken_at = now(), fence = {_NEXT_FENCE}
             where race_leases.holder = excluded.holder or {_GONE}
         returning holder
     )
@@ -41,6 +46,9 @@ TAKE = f"""
 """
 
 HOLDER = "select holder from race_leases where race_id = $1"
+
+# The fencing numbers of leases this process holds.
+FENCES = "select race_id, fence from race_leases where race_id = any($1::bigint[]) and holder = $2"
 
 # The holder's row, renewed; true when it had run out before (others may have taken
 # some of its races meanwhile) or did not exist yet.
@@ -81,13 +89,14 @@ TAKE_ORPHANS = f"""
                                            else $4 * interval '1 second' end))
     order by r.id
     limit $5
-    on conflict (race_id) do update set holder = excluded.holder, taken_at = now()
+    on conflict (race_id) do update
+        set holder = excluded.holder, taken_at = now(), fence = {_NEXT_FENCE}
         where {_GONE}
     returning race_id
 """
 
 PARK = """
-    update race_leases set holder = $3, taken_at = now()
+    update race_leases set holder = $3, taken_at = now(), fence = nextval('race_lease_fences')
     where holder = $1 and race_id = any($2::bigint[])
     returning race_id
 """
@@ -115,6 +124,12 @@ class LeaseStore:
             # that insert, saw no lease; a statement of its own sees the new one.
             holder = await self.pool.fetchval(HOLDER, race_id)
         return None if holder is None else str(holder)
+
+    @guarded
+    async def fences(self, race_ids: list[int]) -> dict[int, int]:
+        """The fencing numbers of these races' leases, where this process holds them."""
+        rows = await self.pool.fetch(FENCES, race_ids, self.holder)
+        return {int(row["race_id"]): int(row["fence"]) for row in rows}
 
     @guarded
     async def renew(self, seconds: float) -> set[int] | None:

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
 
 from server.core.place import ALONE, Place
 from server.core.race import RaceSettings
+from server.core.session import MoveRow
+from server.ops.metrics import Metrics
+from server.protocol.errors import ConflictError
+from server.store.commit import GroupCommitter
+from server.store.commit_rows import EventRow
 from server.store.leases import LeaseStore
 from server.store.storage import Storage
+from server.store.writes import Statement
 
 # Seconds. Long, so no lease runs out by itself while a test runs on a busy machine; a
 # test makes a holder's time run out by moving its expiry into the past (``run_out``).
@@ -122,3 +129,47 @@ async def test_a_new_race_is_held_by_its_creator_from_its_first_moment(pool: asy
     # Without a holder the race is an orphan at once, and the first sweep takes it.
     orphan = await new_race(storage)
     assert await sweeper.take_orphans(LEASE, ALONE) == [orphan]
+
+
+TOUCH_RACE = "update races set version = version where id = $1 returning id"
+
+
+async def test_a_write_under_an_old_fence_keeps_its_moves_and_loses_its_events(
+    pool: asyncpg.Pool,
+) -> None:
+    """An owner that lost its race without knowing it yet: its player's move is committed
+    (no false ``conflict``), the events it numbered are not (they are the new owner's)."""
+    race = await new_race(Storage(pool))
+    first, second = await alive(pool, "first"), await alive(pool, "second")
+    assert await first.take(race) == "first"
+    old = (await first.fences([race]))[race]
+    await run_out(pool, first, 1)
+    assert await second.take(race) == "second"
+    new = (await second.fences([race]))[race]
+    assert new != old and await first.fences([race]) == {}
+    committer = GroupCommitter(pool, Metrics())
+    task = asyncio.create_task(committer.run())
+    try:
+        at = datetime.now(UTC)
+        late = committer.submit(
+            [MoveRow(7, 0, "d")], [EventRow(race, 1, "progress", "{}", at, old)]
+        )
+        assert await late is False
+        with pytest.raises(ConflictError):  # the race changed: a statement's write fails
+            await committer.submit(
+                [MoveRow(7, 1, "d")],
+                [EventRow(race, 1, "start", "{}", at, old)],
+                [
+                    Statement(
+                        "update races set version = version where id = $1 returning id",
+                        (race,),
+                        True,
+                    )
+                ],
+            )
+        assert await committer.submit((), [EventRow(race, 1, "progress", "{}", at, new)]) is True
+    finally:
+        committer.close()
+        await task
+    assert await pool.fetchval("select count(*) from moves where game_id = 7") == 1
+    assert await pool.fetchval("select count(*) from race_events where race_id = $1", race) == 1
