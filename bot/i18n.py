@@ -254,6 +254,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "daily_ranked": ("ranked attempt", "gewertet"),
     "daily_practice": ("practice (your ranked attempt is used)", "Übung (gewertet wurde schon)"),
+    "daily_unranked_guest": (
+        "not ranked: sign in to rank",
+        "ohne Wertung: melde dich an, um gewertet zu werden",
+    ),
     "empty_list": ("Nothing here yet.", "Noch nichts da."),
     "resigned": ("You resigned.", "Du hast aufgegeben."),
     "help": (

@@ -115,6 +115,10 @@ class ServerConfig:
     discord_user_url: str = "https://discord.com/api/users/@me"
     # Days a signed-in player's session token stays good (each hello renews it).
     session_days: float = 30.0
+    # Whether guests' results rank (daily boards, all-time board, statistics, ratings).
+    # Off: only Discord users rank, in the bot or signed in (server/core/identity.py,
+    # ``unranked_reason``); on is for a private server whose players are all known.
+    guests_rank: bool = False
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -173,7 +177,7 @@ def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
             values[item.name] = _ENV_TYPES[item.name](raw)
         elif item.name == "data_dir":
             values[item.name] = Path(raw)
-        elif item.name in ("log_json", "compression", "daily_prepare_ahead"):
+        elif item.name in ("log_json", "compression", "daily_prepare_ahead", "guests_rank"):
             values[item.name] = raw.lower() in ("1", "true", "yes")
         else:
             values[item.name] = raw

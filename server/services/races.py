@@ -20,7 +20,7 @@ import msgspec
 import structlog
 
 from server import protocol as p
-from server.core.identity import Principal
+from server.core.identity import Principal, unranked_reason
 from server.core.place import Place
 from server.core.race import (
     Counters,
@@ -322,9 +322,12 @@ class RaceService:
         for event in events:
             if isinstance(event, p.EndEvent):
                 for line in event.ranking:
-                    game_id = race.racers[line.player].game_id
+                    racer = race.racers[line.player]
+                    unranked = unranked_reason(racer.user, self.config.guests_rank)
                     statements.append(
-                        writes.result(race.race_id, game_id, line, race.settings.ranked)
+                        writes.result(
+                            race.race_id, racer.game_id, line, race.settings.ranked, unranked
+                        )
                     )
         return statements
 
@@ -344,6 +347,9 @@ class RaceService:
     def reply(self, room: RaceRoom, player_id: int, request_id: p.RequestId) -> p.RaceReply:
         """The race's full state as ``player_id`` may see it."""
         info = room.race.info(room.sent, player_id)
+        racer = room.race.racers.get(player_id)
+        if racer is not None and room.race.settings.ranked:  # and the player may not rank
+            info.unranked = unranked_reason(racer.user, self.config.guests_rank)
         return p.RaceReply(id=request_id, race=info, server_time=self.clock())
 
     # ------------------------------------------------------------ requests

@@ -89,7 +89,14 @@ def build_services(
         storage, committer, games, races, fair_play, solver_help, winnability, metrics, clock
     )
     daily_limit_ms = config.daily_time_limit_s * 1000
-    dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
+    dailies = Dailies(
+        DailyStore(storage),
+        solver,
+        games,
+        clock,
+        time_limit_ms=daily_limit_ms,
+        guests_rank=config.guests_rank,
+    )
     return Services(
         storage=storage,
         committer=committer,

@@ -34,6 +34,7 @@ from server.core.identity import (
     check_discord_user,
     check_service_token,
     clean_name,
+    unranked_reason,
 )
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, ProtocolError, forbidden
@@ -503,6 +504,7 @@ class Connection:
             player=p.PlayerInfo(id=player.player_id, name=player.name, user=player.user),
             token=token,
             sign_in=self.sign_in_offered(player),
+            unranked=unranked_reason(player.user, self.config.guests_rank),
         )
 
     def sign_in_offered(self, player: Principal) -> list[p.SignInProvider]:

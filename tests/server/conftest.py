@@ -28,6 +28,9 @@ def server_config() -> ServerConfig:
         # busy machine (and the worker's start), since these answers are asserted.
         race_winnable_seconds=20.0,
         solver_help_seconds=10.0,
+        # The operator's switch for a private server: these tests play boards as guests.
+        # Guests rank nowhere by default (tests/server/test_who_ranks.py).
+        guests_rank=True,
     )
 
 
