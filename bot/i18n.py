@@ -412,6 +412,10 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "Das Dienst-Token des Bots ist falsch; sag es dem Admin.",
     ),
     "forbidden": ("That is not yours.", "Das gehört dir nicht."),
+    "too_many_guests": (
+        "Too many new players at once; try again in a minute.",
+        "Zu viele neue Spieler auf einmal; versuche es in einer Minute.",
+    ),
     "not_found": ("That game or race does not exist.", "Dieses Spiel oder Rennen gibt es nicht."),
     "wrong_state": ("The race is not at that stage.", "Das Rennen ist gerade nicht so weit."),
     "race_full": ("The race is full.", "Das Rennen ist voll."),

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.core.limits import AddressLimits, AddressRates
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
@@ -59,6 +60,7 @@ class Services:
     boards: Leaderboard
     listings: Listings
     accounts: Accounts
+    limits: AddressLimits
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -113,4 +115,18 @@ def build_services(
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
         accounts=Accounts(AccountStore(storage.pool), storage, games, clock, config.session_days),
+        limits=address_limits(config),
     )
+
+
+def address_limits(config: ServerConfig) -> AddressLimits:
+    """The per-address limits of the settings (server/core/limits.py)."""
+    rates = AddressRates(
+        requests_per_second=config.address_rate_per_second,
+        request_burst=config.address_rate_burst,
+        connections_per_second=config.address_connections_per_second,
+        connection_burst=config.address_connection_burst,
+        guests_per_second=config.address_guests_per_minute / 60,
+        guest_burst=config.address_guest_burst,
+    )
+    return AddressLimits(rates, config.trusted_proxies)

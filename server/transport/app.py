@@ -41,6 +41,7 @@ from server.store.storage import Storage
 from server.transport import static
 from server.transport.connection import Connection
 from server.transport.fanout import Fanout
+from server.transport.front_door import FrontDoor
 from server.transport.handlers import routes
 from server.transport.inbox import ArenaConnection
 from server.transport.sign_in import SignInRoutes
@@ -72,7 +73,8 @@ class ArenaServer:
         self._tasks: list[asyncio.Task[Any]] = []
         self.services: Services | None = None
         self.committer: GroupCommitter | None = None
-        self.sign_in: SignInRoutes | None = None  # Sign in with Discord, over HTTP
+        # New connections per address, and Sign in with Discord, over HTTP.
+        self.front_door: FrontDoor | None = None
 
     @property
     def port(self) -> int:
@@ -103,7 +105,8 @@ class ArenaServer:
             storage, self.committer, self.metrics, self.config, self.clock, self.place
         )
         routed = routes(services)
-        self.sign_in = SignInRoutes(self.config, services.accounts, signer, self.clock)
+        sign_in = SignInRoutes(self.config, services.accounts, signer, self.clock)
+        self.front_door = FrontDoor(services.limits, sign_in, self.metrics)
         self.metrics.sizes["solitaire_games_cached"] = (
             "Games held replayed in memory.",
             lambda: len(services.games),
@@ -182,10 +185,10 @@ class ArenaServer:
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the WebSocket port: /healthz and /metrics."""
-        if self.sign_in is not None:  # Sign in with Discord (server/transport/sign_in.py)
-            signing_in = await self.sign_in.respond(connection, request)
-            if signing_in is not None:
-                return signing_in
+        if self.front_door is not None:  # server/transport/front_door.py
+            answered = await self.front_door.respond(connection, request)
+            if answered is not None:
+                return answered
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(*await self.health())

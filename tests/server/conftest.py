@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from arena_client import SERVICE_TOKEN, Client, Connect
+from arena_client import OPEN_ADDRESS_LIMITS, SERVICE_TOKEN, Client, Connect
 from websockets.asyncio.client import connect as ws_connect
 
 from server.ops.config import ServerConfig
@@ -31,6 +31,7 @@ def server_config() -> ServerConfig:
         # The operator's switch for a private server: these tests play boards as guests.
         # Guests rank nowhere by default (tests/server/test_who_ranks.py).
         guests_rank=True,
+        **OPEN_ADDRESS_LIMITS,
     )
 
 
