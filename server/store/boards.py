@@ -388,6 +388,16 @@ class BoardStore:
         return PlayerFigures(totals, won_days)
 
     @guarded
+    async def bar_count(self) -> int:
+        """How many times a player was barred or unbarred (sql/0122_player_bars.sql): a
+        board kept from before the last one may show a barred player."""
+        return int(
+            await self.pool.fetchval(
+                "select case when is_called then last_value else 0 end from player_bars"
+            )
+        )
+
+    @guarded
     async def all_time_totals(self, variant: str, guild_id: str | None) -> list[PlayerTotals]:
         """Every player's totals on ``variant``'s all-time board (one guild's, or global)."""
         return await self.pool.fetch(TOTALS_SQL, variant, guild_id, record_class=PlayerTotals)
