@@ -90,6 +90,18 @@ else:
 """
 
 
+# The limits per client address (server/ops/config.py, ``address_*``), which benchmarks
+# whose players all share one loopback address lift.
+ADDRESS_LIMITS = (
+    "RATE_PER_SECOND",
+    "RATE_BURST",
+    "CONNECTIONS_PER_SECOND",
+    "CONNECTION_BURST",
+    "GUESTS_PER_MINUTE",
+    "GUEST_BURST",
+)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -323,12 +335,16 @@ class Player:
 JOIN_TRIES = 5  # a join answered ``conflict`` is asked again, this many times in all
 
 
-async def seat_players(url: str, count: int, seed: int) -> list[Player]:
+async def seat_players(
+    url: str, count: int, seed: int, local_address: Callable[[int], str] | None = None
+) -> list[Player]:
     """Connect ``count`` players and put them in started races of 8.
 
     The first player of each race creates it; the others open the race's address
     (``/races/<id>``), as a client does that wants to meet the race's players on one
-    server process when there are several.
+    server process when there are several. With ``local_address``, player ``i``
+    connects from that loopback address (each player a client address of its own, as
+    the server's limits per address see players on the internet).
     """
     gate = asyncio.Semaphore(50)
     rng = random.Random(seed)
@@ -336,7 +352,8 @@ async def seat_players(url: str, count: int, seed: int) -> list[Player]:
 
     async def one(index: int, path: str = "") -> Player:
         async with gate:
-            websocket = await connect(url + path, max_queue=None, ping_interval=None)
+            bound = {"local_addr": (local_address(index), 0)} if local_address else {}
+            websocket = await connect(url + path, max_queue=None, ping_interval=None, **bound)
             player = Player(websocket, rngs[index])
             await player.request("hello", name=f"p{index}")
             return player
@@ -606,6 +623,9 @@ def server_environment(database_url: str) -> dict[str, str]:
         "SOLITAIRE_DATABASE_URL": database_url,
         "SOLITAIRE_RATE_PER_SECOND": "10000",
         "SOLITAIRE_RATE_BURST": "10000",
+        # Every player of a benchmark is on one loopback address: the limits per
+        # address (docs/operations.md) are lifted, as the per-connection rate is.
+        **{f"SOLITAIRE_ADDRESS_{name}": "1000000" for name in ADDRESS_LIMITS},
         "SOLITAIRE_LOG_JSON": "1",
         "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",  # no deal solver competing for the CPU
     }

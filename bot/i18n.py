@@ -271,6 +271,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "daily_ranked": ("ranked attempt", "gewertet"),
     "daily_practice": ("practice (your ranked attempt is used)", "Übung (gewertet wurde schon)"),
+    "daily_unranked_guest": (
+        "not ranked: sign in to rank",
+        "ohne Wertung: melde dich an, um gewertet zu werden",
+    ),
     "empty_list": ("Nothing here yet.", "Noch nichts da."),
     "resigned": ("You resigned.", "Du hast aufgegeben."),
     "help": (
@@ -427,6 +431,10 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "Das Dienst-Token des Bots ist falsch; sag es dem Admin.",
     ),
     "forbidden": ("That is not yours.", "Das gehört dir nicht."),
+    "too_many_guests": (
+        "Too many new players at once; try again in a minute.",
+        "Zu viele neue Spieler auf einmal; versuche es in einer Minute.",
+    ),
     "not_found": ("That game or race does not exist.", "Dieses Spiel oder Rennen gibt es nicht."),
     "wrong_state": ("The race is not at that stage.", "Das Rennen ist gerade nicht so weit."),
     "race_full": ("The race is full.", "Das Rennen ist voll."),

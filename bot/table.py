@@ -77,7 +77,7 @@ class Table(RaceMessages, Standings):
             actor.locale,
             "daily_started",
             date=reply["date"],
-            ranked=text(actor.locale, "daily_ranked" if reply["ranked"] else "daily_practice"),
+            ranked=text(actor.locale, daily_standing(reply)),
             deadline=f"<t:{reply['deadline'] // 1000}:R>",
         )
         await self.show_board(interaction, reply["game"], reply, notice)
@@ -184,3 +184,11 @@ class Table(RaceMessages, Standings):
         board = await message.channel.send(view=layout)
         # A DM message of the bot's own stays editable: no 15-minute limit.
         self._remember(game, actor, lambda v: board.edit(view=v), lasts=float("inf"))
+
+
+def daily_standing(reply: dict[str, Any]) -> str:
+    """The text key of how a daily attempt counts: ranked, a guest's (sign in to rank),
+    or practice (a later attempt)."""
+    if reply["ranked"]:
+        return "daily_ranked"
+    return "daily_unranked_guest" if reply.get("unranked") == "guest" else "daily_practice"

@@ -19,7 +19,9 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass
+from typing import Final
 
+from server.protocol.envelope import UnrankedReason
 from server.protocol.errors import IdentityError, forbidden
 
 DISCORD_USER = re.compile(r"^discord:[0-9]{1,20}$")
@@ -135,6 +137,27 @@ def check_discord_user(user: str) -> None:
             f"A service client acts only for discord:<user id> principals, not {user!r}.",
             f"Ein Dienst handelt nur für discord:<Benutzer-ID>, nicht für {user!r}.",
         )
+
+
+# Why a player's results rank nowhere: what replies and stored results say (``held``).
+UNRANKED_GUEST: Final = "guest"  # a guest's: sign in to rank
+
+
+def unranked_reason(user: str, guests_rank: bool = False) -> UnrankedReason | None:
+    """Why the results of the player ``user`` (their principal) may not rank, or None
+    when they may: the one rule of who ranks, for every result that could (races, daily
+    attempts) and everything derived from results (ratings).
+
+    Ranking needs an identity that costs something: a Discord user, in the bot
+    (``discord:<id>``) or signed in from the browser (the same player). A guest costs one
+    ``hello``, so a guest ranks nowhere (``guest``), unless the operator lets guests rank
+    on a private server (``guests_rank``, docs/operations.md).
+    """
+    if user.startswith("discord:"):
+        return None
+    if guests_rank and user.startswith("guest:"):
+        return None
+    return UNRANKED_GUEST
 
 
 def clean_name(name: str | None, fallback: str) -> str:

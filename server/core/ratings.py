@@ -36,6 +36,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 import engine
+from server.core.identity import unranked_reason
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
@@ -85,15 +86,16 @@ def display(mu: float) -> int:
     return round(1500.0 + SCALE * (mu - MU))
 
 
-# The principals whose identity costs something: for now a Discord user (``discord:<id>``,
-# checked when the principal is made: server/core/identity.py). A browser sign-in adds
-# its own prefix here; nothing else decides who is rated (SQL filters by these too).
+# The principals whose identity costs something (server/core/identity.py,
+# ``unranked_reason``): Discord users, in the bot or signed in from the browser. The SQL
+# that picks rated players filters by these prefixes.
 SIGNED_IN_PREFIXES = ("discord:",)
 
 
 def signed_in(user: str) -> bool:
-    """Whether a principal may be rated: one whose identity costs something."""
-    return user.startswith(SIGNED_IN_PREFIXES)
+    """Whether a principal may be rated: one whose identity costs something. Ratings
+    need a real identity even where the operator lets guests rank on the boards."""
+    return unranked_reason(user) is None
 
 
 def pool_options(variant: str, options: Mapping[str, Any]) -> str:

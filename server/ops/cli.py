@@ -93,6 +93,14 @@ def add_serve(subparsers: Subparsers) -> None:
     add_serve_parser(subparsers, add_database_options)
 
 
+def add_players(subparsers: Subparsers) -> None:
+    """``solitaire players``: bar and unbar players, list who looks machine-made
+    (server/ops/players.py)."""
+    from server.ops.players import add_players_parser
+
+    add_players_parser(subparsers, add_database_options)
+
+
 def add_bot(subparsers: Subparsers) -> None:
     """``solitaire bot``: run the Discord bot (bot/app.py; imported only when run)."""
     parser = subparsers.add_parser(
@@ -183,6 +191,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     add_bot,
     add_solve,
     add_ratings,
+    add_players,
 )
 
 

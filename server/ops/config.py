@@ -51,6 +51,18 @@ class ServerConfig:
     # A service connection's bucket for all its players together: a generous cap.
     service_rate_per_second: float = 2000.0
     service_rate_burst: int = 4000
+    # Limits per client address, for all its connections together (server/core/limits.py;
+    # docs/operations.md, "Limits"): messages, new connections and new guests, each a
+    # sustained rate and a burst. A household or a school shares one address.
+    address_rate_per_second: float = 60.0
+    address_rate_burst: int = 120
+    address_connections_per_second: float = 2.0
+    address_connection_burst: int = 30
+    address_guests_per_minute: float = 2.0
+    address_guest_burst: int = 30
+    # Proxies (addresses or networks) whose X-Forwarded-For says who the client is; none
+    # by default: the peer's address is the client's.
+    trusted_proxies: tuple[str, ...] = ()
     # Rejected messages in a row before the connection is closed with 1008.
     flood_close_after: int = 50
     # Seconds without any message before the server closes with 4000 "idle timeout".
@@ -140,6 +152,10 @@ class ServerConfig:
     # created this many seconds before its start, so players can join it ahead.
     arena_schedule: tuple[str, ...] = ()
     arena_schedule_ahead_s: int = 3600
+    # Whether guests' results rank (daily boards, all-time board, statistics, ratings).
+    # Off: only Discord users rank, in the bot or signed in (server/core/identity.py,
+    # ``unranked_reason``); on is for a private server whose players are all known.
+    guests_rank: bool = False
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -159,6 +175,12 @@ _ENV_TYPES = {
     "service_rate_burst": int,
     "service_idle_timeout": float,
     "flood_close_after": int,
+    "address_rate_per_second": float,
+    "address_rate_burst": int,
+    "address_connections_per_second": float,
+    "address_connection_burst": int,
+    "address_guests_per_minute": float,
+    "address_guest_burst": int,
     "send_queue_bytes": int,
     "idle_timeout": float,
     "ping_interval": float,
@@ -192,7 +214,8 @@ _ENV_TYPES = {
 def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
     """Settings from ``SOLITAIRE_<NAME>`` variables (for example SOLITAIRE_RATE_BURST).
 
-    ``SOLITAIRE_SERVICE_TOKENS`` and ``SOLITAIRE_ARENA_SCHEDULE`` are comma-separated lists.
+    ``SOLITAIRE_SERVICE_TOKENS``, ``SOLITAIRE_TRUSTED_PROXIES`` and
+    ``SOLITAIRE_ARENA_SCHEDULE`` are comma-separated lists.
     """
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
@@ -200,13 +223,13 @@ def from_environment(environ: dict[str, str] | None = None) -> ServerConfig:
         raw = env.get("SOLITAIRE_" + item.name.upper())
         if raw is None or raw == "":
             continue
-        if item.name == "service_tokens" or item.name == "arena_schedule":
+        if item.name in ("service_tokens", "trusted_proxies", "arena_schedule"):
             values[item.name] = tuple(t.strip() for t in raw.split(",") if t.strip())
         elif item.name in _ENV_TYPES:
             values[item.name] = _ENV_TYPES[item.name](raw)
         elif item.name == "data_dir":
             values[item.name] = Path(raw)
-        elif item.name in ("log_json", "compression", "daily_prepare_ahead"):
+        elif item.name in ("log_json", "compression", "daily_prepare_ahead", "guests_rank"):
             values[item.name] = raw.lower() in ("1", "true", "yes")
         else:
             values[item.name] = raw

@@ -245,6 +245,9 @@ from server.protocol.envelope import (
     Standing as Standing,
 )
 from server.protocol.envelope import (
+    UnrankedReason as UnrankedReason,
+)
+from server.protocol.envelope import (
     Welcome as Welcome,
 )
 from server.protocol.errors import (

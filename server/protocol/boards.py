@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from server.protocol.envelope import Message, PlayerInfo, Ranked, Request
+from server.protocol.envelope import Message, PlayerInfo, Ranked, Request, UnrankedReason
 from server.protocol.ratings import DealDifficulty
 from server.protocol.view import PlayerView
 
@@ -147,6 +147,8 @@ class DailyAttempt(msgspec.Struct, kw_only=True):
     moves: int | None = None
     undos: int | None = None
     hints: int | None = None
+    # Why it does not rank: ``guest`` (sign in to rank) or ``later_attempt``.
+    unranked: UnrankedReason | None = None
 
 
 class DailyReply(Message, tag="daily_deal", kw_only=True):
@@ -164,6 +166,8 @@ class DailyGameReply(Message, tag="daily_game", kw_only=True):
     date: str
     deadline: int
     view: PlayerView
+    # Why it does not rank: ``guest`` (sign in to rank) or ``later_attempt``.
+    unranked: UnrankedReason | None = None
 
 
 class BoardLine(msgspec.Struct, kw_only=True):
@@ -229,6 +233,9 @@ class RaceSummary(msgspec.Struct, kw_only=True):
     resigned: bool
     time_ms: int | None = None
     moves: int
+    # Why this race counted for nothing of the player's: ``guest`` (played as a guest),
+    # ``unranked_race`` (a chosen deal or the solver's help).
+    unranked: UnrankedReason | None = None
 
 
 class RaceHistoryReply(Message, tag="history", kw_only=True):

@@ -92,11 +92,16 @@ class SetProfile(Request, tag="set_profile", kw_only=True):
 
 
 SignInProvider = Literal["discord"]
+# Why a result does not rank (docs/protocol.md, "Who ranks"): ``guest``, a guest's (sign in
+# to rank); ``later_attempt``, a daily attempt after the first; ``unranked_race``, a race
+# that ranks nobody (a chosen deal, the solver's help).
+UnrankedReason = Literal["guest", "later_attempt", "unranked_race"]
 
 
 class Welcome(Message, tag="welcome", kw_only=True):
     """Reply to hello: the agreed version, who you are, and a token to come back as;
-    ``sign_in``: the ways a guest may sign in here (none: the server offers none)."""
+    ``sign_in``: the ways a guest may sign in here (none: the server offers none);
+    ``unranked``: why your results rank nowhere, if they do not."""
 
     protocol: int
     server_time: int
@@ -104,6 +109,8 @@ class Welcome(Message, tag="welcome", kw_only=True):
     token: str | None = None
     service: bool = False
     sign_in: list[SignInProvider] = []
+    # Set when this player's results rank nowhere, and why (``guest``).
+    unranked: UnrankedReason | None = None
 
 
 class Profile(Message, tag="profile", kw_only=True):

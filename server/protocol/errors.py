@@ -13,7 +13,7 @@ tree to the classes and to every code the server raises:
     │       bad_json, unknown_type, invalid_message, unsupported_version,
     │       not_authenticated, already_authenticated, rate_limited
     ├── IdentityError              who you are, or who you act for
-    │       bad_token, bad_service_token, forbidden
+    │       bad_token, bad_service_token, forbidden, too_many_guests
     ├── NotFoundError              a race or game that does not exist
     │       not_found
     ├── RaceError                  the race does not allow it (``wrong_state`` names the state)
@@ -118,7 +118,8 @@ class ProtocolError(ArenaError):
 
 
 class IdentityError(ArenaError):
-    """A token is wrong, or the sender may not act for the principal it names."""
+    """A token is wrong, the sender may not act for the principal it names, or its
+    address made too many guests."""
 
     code = "forbidden"
     messages: ClassVar[dict[str, tuple[str, str]]] = {
@@ -133,6 +134,12 @@ class IdentityError(ArenaError):
         "forbidden": (
             "{reason}",
             "{reason_de}",
+        ),
+        "too_many_guests": (
+            "Too many new players from your address just now; come back with your token, "
+            "sign in, or try again in a minute.",
+            "Gerade zu viele neue Spieler von deiner Adresse; komm mit deinem Token zurück, "
+            "melde dich an oder versuche es in einer Minute noch einmal.",
         ),
     }
 

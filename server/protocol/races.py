@@ -10,7 +10,14 @@ from typing import Any, Literal
 
 import msgspec
 
-from server.protocol.envelope import Message, PlayerInfo, Ranked, Request, Standing
+from server.protocol.envelope import (
+    Message,
+    PlayerInfo,
+    Ranked,
+    Request,
+    Standing,
+    UnrankedReason,
+)
 
 StartMode = Literal["now", "manual", "countdown"]
 
@@ -127,6 +134,8 @@ class RaceInfo(msgspec.Struct, kw_only=True):
     # While the race runs: every player's id, first place first, by the one ranking
     # rule (the final ranking's), so a client shows the server's places, never its own.
     order: list[int] | None = None
+    # In a race that ranks, why the asking racer's result will not (``guest``: sign in).
+    unranked: UnrankedReason | None = None
 
 
 class RaceReply(Message, tag="race", kw_only=True):

@@ -9,7 +9,8 @@ id comes first so that pages are stable.
 
 Unlike a day's board, the all-time board aggregates every game of the variant, which
 costs about a second at a million attempts (bench/all_time.py). So a board is
-computed once and kept for ``ttl_ms`` (30 s by default) per server process: pages and
+computed once and kept for ``ttl_ms`` (30 s by default, or until a player is barred or
+unbarred) per server process: pages and
 "around me" are then read from memory, concurrent requests for a board being
 computed wait for that one computation, and a game counts on the board within the
 ttl. At most ``max_boards`` boards are kept (least recently used dropped).
@@ -115,26 +116,32 @@ class AllTimeBoards:
         self.clock = clock
         self.ttl_ms = ttl_ms
         self.max_boards = max_boards
-        self._boards: OrderedDict[BoardKey, tuple[int, asyncio.Future[Ranking]]] = OrderedDict()
+        # Per board: when it was computed, the bar count it was computed under, the board.
+        self._boards: OrderedDict[BoardKey, tuple[int, int, asyncio.Future[Ranking]]] = (
+            OrderedDict()
+        )
 
     async def ranking(self, variant: str, guild_id: str | None) -> Ranking:
         """The board of ``variant`` (one guild's, or global), fresh within the ttl."""
         key = (variant, guild_id)
         now = self.clock()
+        # A player barred or unbarred since (solitaire players bar) leaves or comes back at
+        # once: one small read per request, against a board's second of computing.
+        bars = await self.store.bar_count()
         kept = self._boards.get(key)
-        stale = kept is None or now - kept[0] >= self.ttl_ms
-        if kept is not None and kept[1].done() and (kept[1].cancelled() or kept[1].exception()):
+        stale = kept is None or now - kept[0] >= self.ttl_ms or kept[1] != bars
+        if kept is not None and kept[2].done() and (kept[2].cancelled() or kept[2].exception()):
             stale = True  # the last computation failed: try again
         if stale:
             future: asyncio.Future[Ranking] = asyncio.ensure_future(
                 self._compute(variant, guild_id)
             )
-            self._boards[key] = (now, future)
+            self._boards[key] = (now, bars, future)
             while len(self._boards) > self.max_boards:
                 self._boards.popitem(last=False)
         else:
             assert kept is not None
-            future = kept[1]
+            future = kept[2]
         self._boards.move_to_end(key)
         return await asyncio.shield(future)
 

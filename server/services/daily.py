@@ -39,7 +39,7 @@ import structlog
 
 from server import protocol as p
 from server.core.calendar import closes_at_ms, day_of, day_start_ms, parse_day, starts_until_ms
-from server.core.identity import Principal
+from server.core.identity import Principal, unranked_reason
 from server.core.race import commitment
 from server.protocol.errors import DailyError, GameError, NotFoundError
 from server.services.games import GameCache
@@ -174,12 +174,14 @@ class Dailies:
         budget: SolverBudget | None = None,
         variants: tuple[str, ...] = DAILY_VARIANTS,
         request_wait_s: float = 30.0,
+        guests_rank: bool = False,
     ) -> None:
         self.store = store
         self.solver = solver
         self.games = games
         self.clock = clock
         self.request_wait_s = request_wait_s
+        self.guests_rank = guests_rank  # docs/operations.md; else guests rank nowhere
         self.variants = variants
         self.time_limit_ms = time_limit_ms
         self.budget = budget or SolverBudget()
@@ -302,6 +304,7 @@ class Dailies:
         day = day_of(now)
         deal = await self.deal(message.variant, day, self.request_wait_s)
         deadline = now + self.time_limit_ms
+        unranked = unranked_reason(who.user, self.guests_rank)  # a guest's first attempt
         started = await self.store.start_attempt(
             deal,
             who.player_id,
@@ -309,13 +312,15 @@ class Dailies:
             started_at=now,
             deadline=deadline,
             sealed_until=closes_at_ms(day, self.time_limit_ms),
+            held=unranked,
         )
         live = await self.games.get(started.game_id)
         return p.DailyGameReply(
             id=message.id,
             game=live.game_id,
-            ranked=started.ranked,
+            ranked=started.ranked and unranked is None,
             date=day.isoformat(),
             deadline=deadline,
             view=live.view(False),
+            unranked="later_attempt" if not started.ranked else unranked,
         )

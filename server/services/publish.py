@@ -19,6 +19,7 @@ import msgspec
 import structlog
 
 from server import protocol as p
+from server.core.identity import unranked_reason
 from server.core.reports import Report, reports_of
 from server.core.session import MoveRow
 from server.protocol.errors import ArenaError
@@ -53,8 +54,10 @@ class RacePublisher:
         ratings: Ratings,
         clock: Callable[[], int],
         leases: RaceLeases,
+        guests_rank: bool = False,
     ) -> None:
         self.committer = committer
+        self.guests_rank = guests_rank  # docs/operations.md; else guests rank nowhere
         self.leases = leases
         self.relay = relay
         self.watchers = watchers
@@ -253,8 +256,11 @@ class RacePublisher:
         for event in events:
             if isinstance(event, p.EndEvent):
                 for line in event.ranking:
-                    game_id = race.racers[line.player].game_id
+                    racer = race.racers[line.player]
+                    unranked = unranked_reason(racer.user, self.guests_rank)
                     statements.append(
-                        writes.result(race.race_id, game_id, line, race.settings.ranked)
+                        writes.result(
+                            race.race_id, racer.game_id, line, race.settings.ranked, unranked
+                        )
                     )
         return statements

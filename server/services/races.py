@@ -15,7 +15,7 @@ from dataclasses import replace
 import structlog
 
 from server import protocol as p
-from server.core.identity import Principal
+from server.core.identity import Principal, unranked_reason
 from server.core.place import Place
 from server.core.race import Race, RaceSettings, RaceState, check_limits, commitment
 from server.core.session import SEED_LIMIT, check_game_settings
@@ -62,6 +62,9 @@ class RaceService:
     def reply(self, room: RaceRoom, player_id: int, request_id: p.RequestId) -> p.RaceReply:
         """The race's full state as ``player_id`` may see it."""
         info = room.race.info(room.sent, player_id)
+        racer = room.race.racers.get(player_id)
+        if racer is not None and room.race.settings.ranked:  # and the player may not rank
+            info.unranked = unranked_reason(racer.user, self.config.guests_rank)
         return p.RaceReply(id=request_id, race=info, server_time=self.clock())
 
     # ------------------------------------------------------------ requests

@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from server.core.limits import AddressLimits, AddressRates
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
 from server.ops.metrics import Metrics
@@ -92,6 +93,8 @@ class Services:
     accounts: Accounts
     arenas: ArenaService
     arena_push: ArenaPush
+    activities: ActivityRaces
+    limits: AddressLimits
 
     def race_tasks(self) -> dict[str, Coroutine[Any, Any, None]]:
         """The races' work that runs for the process's life, by task name: the leases
@@ -105,8 +108,6 @@ class Services:
         self.hosting.unwatch(subscriber)
         self.quick_match.unwatch(subscriber)
         self.arena_push.unwatch(subscriber)
-
-    activities: ActivityRaces
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -136,7 +137,9 @@ def build_services(
     deal_store = DealStore(storage.pool)
     rating_store = RatingStore(storage.pool)
     ratings = Ratings(rating_store, deal_store, BoardStore(storage.pool), clock)
-    publisher = RacePublisher(committer, relay, Watchers(), fair_play, ratings, clock, leases)
+    publisher = RacePublisher(
+        committer, relay, Watchers(), fair_play, ratings, clock, leases, config.guests_rank
+    )
     hosting = RaceHosting(storage, games, leases, publisher, publisher.watchers, config, clock)
     races = RaceService(storage, games, solver, config, clock, place, leases, hosting, publisher)
     play = GameService(
@@ -157,7 +160,14 @@ def build_services(
         ArenaStore(storage.pool), arena_reads, races, storage, arena_push, config, clock
     )
     daily_limit_ms = config.daily_time_limit_s * 1000
-    dailies = Dailies(DailyStore(storage), solver, games, clock, time_limit_ms=daily_limit_ms)
+    dailies = Dailies(
+        DailyStore(storage),
+        solver,
+        games,
+        clock,
+        time_limit_ms=daily_limit_ms,
+        guests_rank=config.guests_rank,
+    )
     deals = Deals(deal_store, solver, dailies, play)
     return Services(
         storage=storage,
@@ -188,4 +198,18 @@ def build_services(
         arenas=arenas,
         arena_push=arena_push,
         activities=ActivityRaces(ActivityStore(storage.pool), races),
+        limits=address_limits(config),
     )
+
+
+def address_limits(config: ServerConfig) -> AddressLimits:
+    """The per-address limits of the settings (server/core/limits.py)."""
+    rates = AddressRates(
+        requests_per_second=config.address_rate_per_second,
+        request_burst=config.address_rate_burst,
+        connections_per_second=config.address_connections_per_second,
+        connection_burst=config.address_connection_burst,
+        guests_per_second=config.address_guests_per_minute / 60,
+        guest_burst=config.address_guest_burst,
+    )
+    return AddressLimits(rates, config.trusted_proxies)

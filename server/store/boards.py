@@ -101,7 +101,7 @@ from games group by player_id
 
 _RACE_HISTORY_SQL = """
 select r.race_id, rc.variant, rc.ended_at, r.rank, r.finished, r.resigned,
-       r.time_ms, r.moves,
+       r.time_ms, r.moves, r.held,
        (select count(*) from results o where o.race_id = r.race_id) as players
 from results r join races rc on rc.id = r.race_id
 where r.player_id = $1 and r.race_id is not null
@@ -109,6 +109,12 @@ where r.player_id = $1 and r.race_id is not null
 order by r.recorded_at desc, r.race_id desc
 limit $2
 """
+
+# The holds of a race result that a player is told as why it did not rank.
+_UNRANKED_HELD: dict[str | None, p.UnrankedReason] = {
+    "guest": "guest",
+    "unranked": "unranked_race",
+}
 
 _REPLAY_SQL = """
 select e.*, pl.display_name, rc.state as race_state, d.day, d.status as daily_status,
@@ -382,6 +388,16 @@ class BoardStore:
         return PlayerFigures(totals, won_days)
 
     @guarded
+    async def bar_count(self) -> int:
+        """How many times a player was barred or unbarred (sql/0122_player_bars.sql): a
+        board kept from before the last one may show a barred player."""
+        return int(
+            await self.pool.fetchval(
+                "select case when is_called then last_value else 0 end from player_bars"
+            )
+        )
+
+    @guarded
     async def all_time_totals(self, variant: str, guild_id: str | None) -> list[PlayerTotals]:
         """Every player's totals on ``variant``'s all-time board (one guild's, or global)."""
         return await self.pool.fetch(TOTALS_SQL, variant, guild_id, record_class=PlayerTotals)
@@ -406,6 +422,7 @@ class BoardStore:
                 resigned=r["resigned"],
                 time_ms=r["time_ms"],
                 moves=r["moves"],
+                unranked=_UNRANKED_HELD.get(r["held"]),
             )
             for r in rows
         ]

@@ -16,6 +16,7 @@ from decimal import Decimal
 import asyncpg
 
 from server import protocol as p
+from server.core.identity import UNRANKED_GUEST
 from server.store.pool import from_ms, guarded
 from server.store.storage import Storage
 
@@ -91,11 +92,11 @@ where o.entry_id = d.entry_id and o.status = 'playing' and o.deadline < $1
 # started at once: the loser inserts nothing and is stored as practice.
 _RANKED_ATTEMPT = """
 insert into daily_entries (entry_id, variant, day, player_id, guild_id, ranked,
-    started_at, deadline)
+    started_at, deadline, held)
 select $1, $2, $3, $4, $5, not exists (
     select 1 from daily_entries
     where player_id=$4 and variant=$2 and day=$3 and ranked
-), $6, $7
+), $6, $7, $8
 on conflict (player_id, variant, day) where ranked do nothing
 returning ranked
 """
@@ -147,7 +148,7 @@ class DailyStore:
         """A player's attempts at ``variant``'s deal of ``day``, first started first."""
         rows = await self.pool.fetch(
             """
-            select entry_id, ranked, status, time_ms, moves, undos, hints
+            select entry_id, ranked, status, time_ms, moves, undos, hints, held
             from daily_entries where player_id=$1 and variant=$2 and day=$3 order by entry_id
             """,
             player_id,
@@ -157,7 +158,14 @@ class DailyStore:
         return [
             p.DailyAttempt(
                 game=r["entry_id"],
-                ranked=r["ranked"],
+                ranked=r["ranked"] and r["held"] != UNRANKED_GUEST,
+                unranked=(
+                    "later_attempt"
+                    if not r["ranked"]
+                    else "guest"
+                    if r["held"] == UNRANKED_GUEST
+                    else None
+                ),
                 status=r["status"],
                 time_ms=r["time_ms"],
                 moves=r["moves"],
@@ -182,11 +190,13 @@ class DailyStore:
         started_at: int,
         deadline: int,
         sealed_until: int,
+        held: str | None = None,
     ) -> StartedAttempt:
         """Store a new attempt at ``deal``: its game and its daily row, in one transaction.
 
         The game plays the deal's seed, kept secret until ``sealed_until``; its play time
-        runs out at ``deadline``. Ranked when it is the player's first attempt that day.
+        runs out at ``deadline``. Ranked when it is the player's first attempt that day;
+        ``held`` (``guest``) keeps a first attempt off every board all the same.
         """
         started, until = from_ms(started_at), from_ms(deadline)
         async with self.pool.acquire() as conn, conn.transaction():
@@ -205,7 +215,7 @@ class DailyStore:
                 from_ms(sealed_until),
             )
             attempt = (game_id, deal.variant, deal.day, player_id, guild_id, started, until)
-            ranked = await conn.fetchval(_RANKED_ATTEMPT, *attempt)
+            ranked = await conn.fetchval(_RANKED_ATTEMPT, *attempt, held)
             if ranked is None:  # a first attempt started at the same moment won
                 ranked = await conn.fetchval(
                     "insert into daily_entries (entry_id, variant, day, player_id, guild_id, "

@@ -53,12 +53,15 @@ def entry_status(game_id: int, status: str, finished_at: int | None) -> Statemen
     )
 
 
-def result(race_id: int, game_id: int, line: p.Ranked, ranked: bool) -> Statement:
+def result(
+    race_id: int, game_id: int, line: p.Ranked, ranked: bool, unranked: str | None = None
+) -> Statement:
     """Store one line of a race's final ranking. Every line of an unranked race is held
-    back from the boards (``unranked``); a win of a ranked race counts only once the
-    server has recomputed it (server/services/review.py), while a game not won claims
-    nothing to check and counts at once."""
-    held = HELD_UNRANKED if not ranked else HELD_UNREVIEWED if line.finished else None
+    back from the boards (``unranked``), and so is a player's who may not rank, with the
+    reason (``unranked``: ``guest``, server/core/identity.py); a win of a ranked race
+    counts only once the server has recomputed it (server/services/review.py), while a
+    game not won claims nothing to check and counts at once."""
+    held = HELD_UNRANKED if not ranked else unranked or (HELD_UNREVIEWED if line.finished else None)
     return Statement(
         "insert into results (entry_id, race_id, player_id, rank, finished, resigned, time_ms, "
         "moves, foundation, score, held) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "

@@ -41,6 +41,7 @@ from server.store.storage import Storage
 from server.transport import static
 from server.transport.connection import Connection
 from server.transport.fanout import NatsFanout
+from server.transport.front_door import FrontDoor
 from server.transport.handlers import routes
 from server.transport.inbox import ArenaConnection
 from server.transport.sign_in import SignInRoutes
@@ -72,7 +73,8 @@ class ArenaServer:
         self._tasks: list[asyncio.Task[Any]] = []
         self.services: Services | None = None
         self.committer: GroupCommitter | None = None
-        self.sign_in: SignInRoutes | None = None  # Sign in with Discord, over HTTP
+        # New connections per address, and Sign in with Discord, over HTTP.
+        self.front_door: FrontDoor | None = None
 
     @property
     def port(self) -> int:
@@ -109,7 +111,8 @@ class ArenaServer:
             storage, self.committer, self.metrics, self.config, self.clock, self.place, fanout
         )
         routed = routes(services)
-        self.sign_in = SignInRoutes(self.config, services.accounts, signer, self.clock)
+        sign_in = SignInRoutes(self.config, services.accounts, signer, self.clock)
+        self.front_door = FrontDoor(services.limits, sign_in, self.metrics)
         self.metrics.sizes["solitaire_games_cached"] = (
             "Games held replayed in memory.",
             lambda: len(services.games),
@@ -188,11 +191,11 @@ class ArenaServer:
         await asyncio.get_running_loop().connect_accepted_socket(new_connection, sock)
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP on the WebSocket port: /livez, /healthz, /metrics and signing in."""
-        if self.sign_in is not None:  # Sign in with Discord (server/transport/sign_in.py)
-            signing_in = await self.sign_in.respond(connection, request)
-            if signing_in is not None:
-                return signing_in
+        """Plain HTTP on the WebSocket port: /livez, /healthz, /metrics, signing in."""
+        if self.front_door is not None:  # server/transport/front_door.py
+            answered = await self.front_door.respond(connection, request)
+            if answered is not None:
+                return answered
         path = request.path.split("?", 1)[0]
         if path == "/livez":
             # Liveness, apart from readiness: the process serves, whatever the database

@@ -20,7 +20,6 @@ import socket
 import struct
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import structlog
 from websockets.asyncio.server import broadcast
@@ -34,9 +33,11 @@ from server.core.identity import (
     check_discord_user,
     check_service_token,
     clean_name,
+    unranked_reason,
 )
+from server.core.limits import AddressLimits, TokenBucket
 from server.ops.config import ServerConfig
-from server.protocol.errors import ArenaError, ProtocolError, forbidden
+from server.protocol.errors import ArenaError, IdentityError, ProtocolError, forbidden
 from server.services.wiring import Services
 from server.transport.handlers import Routes
 from server.transport.inbox import ArenaConnection
@@ -56,30 +57,6 @@ def text_frame(payload: bytes) -> bytes:
     if length < 65536:
         return struct.pack("!BBH", 0x81, 126, length) + payload
     return struct.pack("!BBQ", 0x81, 127, length) + payload
-
-
-@dataclass
-class TokenBucket:
-    """``rate`` messages per second on average, up to ``burst`` at once."""
-
-    rate: float
-    burst: int
-    tokens: float = 0.0
-    stamp: float = 0.0
-
-    def __post_init__(self) -> None:
-        self.tokens = float(self.burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 class IdleTimer:
@@ -180,6 +157,11 @@ class Connection:
         # caps all of them together; see ``limit_player``).
         self.player_buckets: dict[str, TokenBucket] = {}
         self.rejected = 0
+        # The client's address (the peer's, or a trusted proxy's word for it), whose
+        # buckets all its connections share (server/core/limits.py).
+        self.limits = services.limits
+        self.address = client_address_of(websocket, self.limits)
+        self.limited_by = "connection"  # which limit refused the last message
         self.log = structlog.get_logger(__name__).bind(conn=websocket.id.hex[:8])
         self.idle: IdleTimer | None = None
         self.too_slow = False  # its send queue overflowed: closing with SLOW_CLOSE
@@ -249,7 +231,7 @@ class Connection:
         # This task's log context: every line logged while serving it names the
         # connection (and, after hello, the player), in the services too.
         structlog.contextvars.bind_contextvars(conn=self.websocket.id.hex[:8])
-        self.log.info("connected", remote=str(self.websocket.remote_address))
+        self.log.info("connected", remote=str(self.websocket.remote_address), client=self.address)
         self.bound_kernel_buffer()
         idle = self.idle = IdleTimer(self.idle_limit)
         try:
@@ -312,7 +294,7 @@ class Connection:
         """Handle one frame; False when the connection was closed for flooding."""
         started = time.perf_counter()
         try:
-            if not self.bucket.take():
+            if not self.within_limits():
                 return await self.refuse(frame)
             self.rejected = 0
             try:
@@ -339,6 +321,18 @@ class Connection:
         finally:
             self.metrics.observe_request(time.perf_counter() - started)
 
+    def within_limits(self) -> bool:
+        """Spend a token of this connection's bucket and of its address's (a service
+        connection, the bot, brings many players through one address and has buckets per
+        player instead); False, with ``limited_by`` naming which, when one is empty."""
+        if not self.bucket.take():
+            self.limited_by = "connection"
+            return False
+        if not self.is_service and not self.limits.requests.take(self.address):
+            self.limited_by = "address"
+            return False
+        return True
+
     async def refuse(self, frame: str | bytes) -> bool:
         """Answer a frame past the rate limit; False once the flood closed the connection.
 
@@ -354,7 +348,11 @@ class Connection:
             self.metrics.errors["rate_limited"] += 1
             await self.close(FLOOD_CLOSE, "rate limit exceeded")
             return False
-        error = ProtocolError("rate_limited", rate=self.bucket.rate)
+        if self.limited_by == "address":
+            rate = self.limits.rates.requests_per_second
+            error = ProtocolError("rate_limited", rate=rate, per="address")
+        else:
+            error = ProtocolError("rate_limited", rate=self.bucket.rate, per="connection")
         error.request_id = p.request_id_of(frame)
         await self.reply_error(error, logged=self.rejected == 1)
         return True
@@ -488,6 +486,8 @@ class Connection:
             # A guest's token, or a signed-in player's session token (renewed).
             player, token = await self.services.accounts.resume(self.signer, message.token)
         else:
+            if not self.limits.guests.take(self.address):
+                raise IdentityError("too_many_guests")
             name = clean_name(message.name, "") or None
             player = await self.services.storage.create_guest(name, message.locale)
             token = self.signer.sign(player.player_id)
@@ -503,6 +503,7 @@ class Connection:
             player=p.PlayerInfo(id=player.player_id, name=player.name, user=player.user),
             token=token,
             sign_in=self.sign_in_offered(player),
+            unranked=unranked_reason(player.user, self.config.guests_rank),
         )
 
     def sign_in_offered(self, player: Principal) -> list[p.SignInProvider]:
@@ -557,3 +558,12 @@ class Connection:
         if logged:
             self.log.info("error_reply", code=err.code)
         self.send(p.encode(reply))
+
+
+def client_address_of(websocket: ArenaConnection, limits: AddressLimits) -> str:
+    """The address a connection's client has, for its limits (server/core/limits.py)."""
+    remote = websocket.remote_address
+    peer = str(remote[0]) if remote else None
+    request = websocket.request
+    forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
+    return limits.address_of(peer, forwarded)

@@ -1,8 +1,9 @@
 // Sign in with Discord (docs/operations.md, "Sign in with Discord"). The server does the
 // OAuth2 exchange: the page only starts it, posting its guest token so the guest's games
 // come along, and keeps the session token it comes back with ("#signed_in=…"), which
-// says hello from then on. A guest ranks nowhere (docs/protocol.md, "Who ranks"), so
-// the line under the header says so and offers the sign-in, where the server has it.
+// says hello from then on. A guest ranks nowhere unless the server lets guests rank
+// (welcome's "unranked", docs/protocol.md, "Who ranks"), so the line under the header
+// says so, and offers the sign-in where the server has it.
 
 import { TOKEN_KEY } from "./connection.js";
 import { language } from "./i18n.js";
@@ -11,6 +12,7 @@ const TEXTS = {
   en: {
     guest: "As a guest your results are not ranked.",
     signIn: "Sign in with Discord to rank",
+    signInOnly: "Sign in with Discord",
     signedIn: "Signed in with Discord: {name}",
     signOut: "Sign out",
     denied: "Sign-in cancelled.",
@@ -20,6 +22,7 @@ const TEXTS = {
   de: {
     guest: "Als Gast wirst du nicht gewertet.",
     signIn: "Für Wertung mit Discord anmelden",
+    signInOnly: "Mit Discord anmelden",
     signedIn: "Mit Discord angemeldet: {name}",
     signOut: "Abmelden",
     denied: "Anmeldung abgebrochen.",
@@ -68,7 +71,8 @@ export class AccountLine {
     const welcome = this.welcome;
     const user = welcome?.player?.user || "";
     const offered = (welcome?.sign_in || []).includes("discord");
-    this.element.hidden = !(user.startsWith("discord:") || offered);
+    const unranked = welcome?.unranked === "guest";
+    this.element.hidden = !(user.startsWith("discord:") || offered || unranked);
     if (this.element.hidden) return;
     const text = document.createElement("span");
     const button = document.createElement("button");
@@ -80,10 +84,12 @@ export class AccountLine {
       button.textContent = say("signOut");
       button.addEventListener("click", () => this.signOut());
     } else {
+      // A guest: where guests do not rank, say so; where Discord is offered, offer it.
       this.element.dataset.account = "guest";
-      text.textContent = say("guest");
-      button.textContent = say("signIn");
+      text.textContent = unranked ? say("guest") : "";
+      button.textContent = say(unranked ? "signIn" : "signInOnly");
       button.className = "primary";
+      button.hidden = !offered;
       button.addEventListener("click", () => this.signIn());
     }
     this.element.replaceChildren(text, button);

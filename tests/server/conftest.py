@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from arena_client import SERVICE_TOKEN, Client, Connect
+from arena_client import OPEN_ADDRESS_LIMITS, SERVICE_TOKEN, Client, Connect
 from websockets.asyncio.client import connect as ws_connect
 
 from server.ops.config import ServerConfig
@@ -28,6 +28,10 @@ def server_config() -> ServerConfig:
         # busy machine (and the worker's start), since these answers are asserted.
         race_winnable_seconds=20.0,
         solver_help_seconds=10.0,
+        # The operator's switch for a private server: these tests play boards as guests.
+        # Guests rank nowhere by default (tests/server/test_who_ranks.py).
+        guests_rank=True,
+        **OPEN_ADDRESS_LIMITS,
     )
 
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena_client import Client
+from arena_client import OPEN_ADDRESS_LIMITS, Client
 from websockets.asyncio.client import connect as ws_connect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +36,8 @@ def server_process(
         "SOLITAIRE_DATABASE_URL": database_url,
         "SOLITAIRE_LOG_JSON": "1",
         "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",
+        # Every test client is on one loopback address (arena_client.OPEN_ADDRESS_LIMITS).
+        **{f"SOLITAIRE_{name.upper()}": str(value) for name, value in OPEN_ADDRESS_LIMITS.items()},
         **{f"SOLITAIRE_{name.upper()}": value for name, value in settings.items()},
     }
     with log.open("ab") as sink:

@@ -51,6 +51,7 @@ async def running_services(database_url: str, clock: Clock) -> AsyncIterator[Ser
             clock,
             budget=QUICK,
             variants=("klondike-3", "yukon"),
+            guests_rank=True,  # these players are guests; tests/server/test_who_ranks.py
         )
         yield services
 

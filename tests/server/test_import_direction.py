@@ -1,6 +1,6 @@
 """Imports point one way through the server's layers (docs/architecture.md):
 
-    protocol  <  core  <  store  <  services  <  transport  <  ops.cli, ops.serve
+    protocol  <  core  <  store  <  services  <  transport  <  ops.cli, ops.serve, ops.players
 
 A module imports server modules only from its own layer and the layers before it; the
 settings, metrics and logs of ``ops`` stand beside the store and serve every layer but
@@ -16,7 +16,7 @@ from pathlib import Path
 SERVER = Path(__file__).resolve().parents[2] / "server"
 LAYERS = ["protocol", "core", "store", "services", "transport"]
 OPS_LEAVES = ("server.ops.config", "server.ops.metrics", "server.ops.logs")
-TOP = ("server/ops/cli.py", "server/ops/serve.py", "server/__main__.py")
+TOP = ("server/ops/cli.py", "server/ops/serve.py", "server/ops/players.py", "server/__main__.py")
 
 
 def imported(path: Path) -> set[str]:

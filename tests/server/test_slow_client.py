@@ -18,6 +18,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from arena_client import OPEN_ADDRESS_LIMITS
 from websockets.client import ClientProtocol
 from websockets.frames import Close, Frame, Opcode
 from websockets.uri import parse_uri
@@ -38,6 +39,7 @@ def server_config() -> ServerConfig:
         send_queue_bytes=QUEUE_BYTES,
         resume_window=100_000,
         daily_prepare_ahead=False,
+        **OPEN_ADDRESS_LIMITS,
     )
 
 
