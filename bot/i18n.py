@@ -228,9 +228,14 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "**All-time leaderboard** {variant} · {scope}",
         "**Ewige Bestenliste** {variant} · {scope}",
     ),
-    "all_time_line": (
-        "{rank}. {name}: {wins} of {games} won ({rate}%) · best {best}",
-        "{rank}. {name}: {wins} von {games} gewonnen ({rate} %) · beste {best}",
+    # Ratings (bot/ratings.py; docs/ratings.md)
+    "rating_line": (
+        "{rank}. {name}: {rating} ±{deviation} · {rated} rated {rated|game|games}",
+        "{rank}. {name}: {rating} ±{deviation} · {rated} {rated|gewertetes Spiel|gewertete Spiele}",
+    ),
+    "rating_board_total": (
+        "{total} {total|player|players} · {provisional} still provisional",
+        "{total} Spieler · {provisional} noch vorläufig",
     ),
     "scope_global": ("everyone", "alle"),
     "scope_server": ("this server", "dieser Server"),

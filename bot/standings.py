@@ -6,7 +6,8 @@ from typing import Any
 
 from bot.answers import Interaction, answering, send
 from bot.boards import Boards
-from bot.figures import render_all_time, render_leaderboard, render_stats
+from bot.figures import render_leaderboard, render_stats
+from bot.ratings import render_rating_board
 
 
 class Standings(Boards):
@@ -24,7 +25,7 @@ class Standings(Boards):
             fields["guild_id"] = str(interaction.guild_id)
         if period == "all_time":
             reply = await self.client.request("leaderboard", actor, around_me=around, **fields)
-            await send(interaction, render_all_time(reply, actor.locale, scope))
+            await send(interaction, render_rating_board(reply, actor.locale, scope))
             return
         kind = "daily_around" if around else "daily_board"
         reply = await self.client.request(kind, actor, **fields)
