@@ -13,6 +13,7 @@ import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } fro
 import { DailyScreen } from "./daily.js";
 import { RaceScreen } from "./race.js";
 import { ReplayScreen } from "./replay.js";
+import { applyOnlineTexts, difficultyHtml, OnlineScreen } from "./ratings.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
@@ -64,6 +65,7 @@ const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
 });
 
 const replays = new ReplayScreen(connection, $("#replay-panel"), announce);
+const online = new OnlineScreen(connection, $("#online-panel"), announce);
 const daily = new DailyScreen(connection, game, $("#daily-panel"), announce, (shown) => {
   $("#game").hidden = !shown;
 });
@@ -94,6 +96,7 @@ function applyTexts() {
     select.innerHTML = VARIANTS.map((v) => `<option value="${v}">${variantName(v)}</option>`).join("");
     if (chosen) select.value = chosen;
   }
+  applyOnlineTexts();
   if (game.view) game.update(game.view);
   if (race.race) race.changed();
 }
@@ -133,7 +136,7 @@ function show(screen) {
     tab.setAttribute("aria-current", current ? "page" : "false");
   }
   if (screen === "practice") $("#game").hidden = false;
-  if (screen === "races" || screen === "daily" || screen === "replay") $("#game").hidden = true;
+  if (["races", "daily", "replay", "online"].includes(screen)) $("#game").hidden = true;
 }
 
 function route() {
@@ -162,6 +165,11 @@ function route() {
     show("races");
     return;
   }
+  if (location.hash === "#online") {
+    show("online");
+    online.open().catch((error) => announce(error.message));
+    return;
+  }
   if (location.hash === "#daily") {
     show("daily");
     daily.open().catch((error) => announce(error.message));
@@ -181,8 +189,10 @@ async function startPractice(variant, options = {}, seed = null) {
   if (connection.online) {
     const fields = { variant, options };
     if (seed !== null) fields.seed = seed;
+    else if ($("#difficulty").value) fields.difficulty = $("#difficulty").value;
     try {
       const reply = await connection.request("practice", fields);
+      $("#practice-difficulty").innerHTML = difficultyHtml(reply.difficulty);
       localStorage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
       game.load(reply.game, reply.view, PRACTICE_POLICY);
       showStatus();
