@@ -21,11 +21,12 @@ from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
 from bot.race_messages import RaceMessages, parse_deal
+from bot.ratings import QuickMatches
 from bot.standings import Standings
 from bot.views import BoardOp
 
 
-class Table(RaceMessages, Standings):
+class Table(RaceMessages, Standings, QuickMatches):
     """Plays every Discord user's games and races through one server client."""
 
     @answering
