@@ -237,6 +237,14 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
             around_me,
         )
 
+    @app_commands.command(name="quickmatch", description="Race players of about my strength")
+    @app_commands.describe(variant="The game", rated="Rated: the race changes ratings")
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def quickmatch(
+        self, interaction: discord.Interaction[Any], variant: Choice[str], rated: bool = True
+    ) -> None:
+        await self.table.quick_match(interaction, variant.value, rated)
+
     @app_commands.command(name="stats", description="Show my statistics")
     async def stats(self, interaction: discord.Interaction[Any]) -> None:
         await self.table.stats(interaction)

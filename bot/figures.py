@@ -39,38 +39,6 @@ def render_leaderboard(reply: Mapping[str, Any], locale: str, scope: str) -> str
     return "\n".join(lines)[:2000]
 
 
-def render_all_time(reply: Mapping[str, Any], locale: str, scope: str) -> str:
-    """An ``all_time_board`` reply (leaderboard): wins, win rate, best time; "me" in bold."""
-    scope_text = text(locale, "scope_server" if scope == "server" else "scope_global")
-    lines = [
-        text(
-            locale,
-            "all_time_title",
-            variant=variant_name(locale, reply.get("variant", "")),
-            scope=scope_text,
-        )
-    ]
-    me = reply.get("me") or {}
-    for line in reply.get("lines", [])[:25]:
-        best = line.get("best_time_ms")
-        entry = text(
-            locale,
-            "all_time_line",
-            rank=line["rank"],
-            name=plain_name(line["name"]),
-            wins=line["wins"],
-            games=line["games"],
-            rate=round(100 * line.get("win_rate", 0.0)),
-            best=format_time(best) if best is not None else "—",
-        )
-        lines.append(f"**{entry}**" if me and line.get("player") == me.get("player") else entry)
-    if len(lines) == 1:
-        lines.append(text(locale, "empty_list"))
-    if "total" in reply:
-        lines.append(text(locale, "board_total", total=reply["total"]))
-    return "\n".join(lines)[:2000]
-
-
 def _result(line: Mapping[str, Any], locale: str) -> str:
     if line.get("status") == "won" and line.get("time_ms") is not None:
         return text(locale, "board_won", time=format_time(line["time_ms"]), moves=line["moves"])

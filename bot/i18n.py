@@ -245,9 +245,50 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "**All-time leaderboard** {variant} · {scope}",
         "**Ewige Bestenliste** {variant} · {scope}",
     ),
-    "all_time_line": (
-        "{rank}. {name}: {wins} of {games} won ({rate}%) · best {best}",
-        "{rank}. {name}: {wins} von {games} gewonnen ({rate} %) · beste {best}",
+    # Ratings (bot/ratings.py; docs/ratings.md)
+    "rating_line": (
+        "{rank}. {name}: {rating} ±{deviation} · {rated} rated {rated|game|games}",
+        "{rank}. {name}: {rating} ±{deviation} · {rated} {rated|gewertetes Spiel|gewertete Spiele}",
+    ),
+    "rating_board_total": (
+        "{total} {total|player|players} · {provisional} still provisional",
+        "{total} Spieler · {provisional} noch vorläufig",
+    ),
+    "ratings_title": ("**Ratings**", "**Wertungen**"),
+    "ratings_line": (
+        "{variant}: {rating} ±{deviation} · {rated} rated {rated|game|games}",
+        "{variant}: {rating} ±{deviation} · {rated} {rated|gewertetes Spiel|gewertete Spiele}",
+    ),
+    "ratings_line_provisional": (
+        "{variant}: {rating} (provisional) · {rated} rated {rated|game|games}",
+        "{variant}: {rating} (vorläufig) · {rated} {rated|gewertetes Spiel|gewertete Spiele}",
+    ),
+    "ratings_none": (
+        "No rating yet: play a rated quick match (or the daily deal).",
+        "Noch keine Wertung: spiele ein gewertetes schnelles Rennen (oder das Tagesspiel).",
+    ),
+    "looking": (
+        "Looking for a {variant} race… You will be told here when one is found.",
+        "Suche ein Rennen {variant}… Du erfährst es hier, sobald eines gefunden ist.",
+    ),
+    "looking_rated": (
+        "Looking for a rated {variant} race near your rating of {rating}… You will be told "
+        "here when one is found.",
+        "Suche ein gewertetes Rennen {variant} nahe deiner Wertung von {rating}… Du "
+        "erfährst es hier, sobald eines gefunden ist.",
+    ),
+    "found_starts": (
+        "Race found: {variant} with {players}. It starts {when}.",
+        "Rennen gefunden: {variant} mit {players}. Es beginnt {when}.",
+    ),
+    "found_running": (
+        "Race found: {variant} with {players}. It has started.",
+        "Rennen gefunden: {variant} mit {players}. Es läuft schon.",
+    ),
+    "rated_title": ("**Race {race} rated** · {variant}", "**Rennen {race} gewertet** · {variant}"),
+    "rated_line": (
+        "{place}. {name}: {rating} ({change})",
+        "{place}. {name}: {rating} ({change})",
     ),
     "scope_global": ("everyone", "alle"),
     "scope_server": ("this server", "dieser Server"),
@@ -314,6 +355,9 @@ COMMANDS_DE: Final[dict[str, str]] = {
     "Play solitaire": "Patience spielen",
     "race": "rennen",
     "Open a race in this channel": "Ein Rennen in diesem Kanal eröffnen",
+    "quickmatch": "schnelles_rennen",
+    "Race players of about my strength": "Gegen etwa gleich Starke antreten",
+    "Rated: the race changes ratings": "Gewertet: das Rennen ändert die Wertungen",
     "daily": "tagesspiel",
     "Play today's deal": "Das Spiel des Tages spielen",
     "play": "spielen",
@@ -443,14 +487,6 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
     "arena_state": ("The arena does not allow that now.", "Die Arena lässt das jetzt nicht zu."),
     "arena_joined": ("You are already in this arena.", "Du bist schon in dieser Arena."),
     "not_in_arena": ("You are not in this arena.", "Du bist nicht in dieser Arena."),
-    "sign_in_required": (
-        "Rated races are for signed-in players.",
-        "Gewertete Rennen gibt es nur angemeldet.",
-    ),
-    "already_racing": (
-        "Finish your rated race first.",
-        "Beende zuerst dein gewertetes Rennen.",
-    ),
     "not_creator": (
         "Only the creator can start the race.",
         "Nur wer das Rennen erstellt hat, kann es starten.",
@@ -494,6 +530,14 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "Beende zuerst deinen eigenen gewerteten Versuch an diesem Tagesspiel.",
     ),
     "race_not_finished": ("That race is not finished yet.", "Dieses Rennen ist noch nicht vorbei."),
+    "sign_in_required": (
+        "Rated races are for signed-in players.",
+        "Gewertete Rennen gibt es nur angemeldet.",
+    ),
+    "already_racing": (
+        "Finish (or give up) your rated race first.",
+        "Beende (oder gib auf) zuerst dein gewertetes Rennen.",
+    ),
     "time_up": ("The time for this game is up.", "Die Zeit für dieses Spiel ist um."),
     "conflict": (
         "Another device moved first; here is the current board.",

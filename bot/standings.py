@@ -6,7 +6,8 @@ from typing import Any
 
 from bot.answers import Interaction, answering, send
 from bot.boards import Boards
-from bot.figures import render_all_time, render_leaderboard, render_stats
+from bot.figures import render_leaderboard, render_stats
+from bot.ratings import render_rating_board, render_ratings
 
 
 class Standings(Boards):
@@ -24,7 +25,7 @@ class Standings(Boards):
             fields["guild_id"] = str(interaction.guild_id)
         if period == "all_time":
             reply = await self.client.request("leaderboard", actor, around_me=around, **fields)
-            await send(interaction, render_all_time(reply, actor.locale, scope))
+            await send(interaction, render_rating_board(reply, actor.locale, scope))
             return
         kind = "daily_around" if around else "daily_board"
         reply = await self.client.request(kind, actor, **fields)
@@ -32,8 +33,10 @@ class Standings(Boards):
 
     @answering
     async def stats(self, interaction: Interaction) -> None:
-        """/solitaire stats: my all-time figures per variant."""
+        """/solitaire stats: my all-time figures and my ratings per variant."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
         reply = await self.client.request("player_stats", actor)
-        await send(interaction, render_stats(reply, actor.locale))
+        ratings = await self.client.request("player_ratings", actor)
+        shown = f"{render_stats(reply, actor.locale)}\n\n{render_ratings(ratings, actor.locale)}"
+        await send(interaction, shown[:2000])

@@ -21,6 +21,7 @@ from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
 from bot.race_messages import RaceMessages, parse_deal
+from bot.ratings import QuickMatches
 from bot.standings import Standings
 from bot.views import BoardOp
 
@@ -36,7 +37,7 @@ def done_line(op: BoardOp, pressed: Pressed, locale: str) -> str:
     return text(locale, "board_updated", moves=", ".join(played))
 
 
-class Table(RaceMessages, Standings):
+class Table(RaceMessages, Standings, QuickMatches):
     """Plays every Discord user's games and races through one server client."""
 
     @answering

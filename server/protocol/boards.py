@@ -94,9 +94,11 @@ class GetReplay(Request, tag="replay", kw_only=True):
 
 
 class AllTimeBoard(Request, tag="leaderboard", kw_only=True):
-    """A variant's all-time ranking, global or one guild's: a page, or ``around_me``."""
+    """A variant's all-time board, ranked by rating (of the pool of ``options``: the
+    variant's defaults unless given), global or one guild's: a page, or ``around_me``."""
 
     variant: str
+    options: dict[str, int | str | bool] = {}
     guild_id: str | None = None
     page: PageNumber = 1
     page_size: PageSize = 20
@@ -284,23 +286,25 @@ class ReplayReply(Message, tag="game_record", kw_only=True):
 
 
 class AllTimeLine(msgspec.Struct, kw_only=True):
-    """A line of an all-time board; equal results share a rank."""
+    """A line of an all-time board: the player's rating (ranked by its conservative
+    estimate; equal estimates share a rank) and how many rated games it rests on."""
 
     rank: int
     player: int
     name: str
-    games: int
-    wins: int
-    win_rate: float
-    best_time_ms: int | None = None
+    rating: int
+    deviation: int
+    rated_games: int
 
 
 class AllTimeReply(Message, tag="all_time_board", kw_only=True):
-    """Reply to leaderboard."""
+    """Reply to leaderboard; ``provisional``: rated players not on the board yet."""
 
     variant: str
+    options: dict[str, Any] = {}
     scope: str
     total: int
+    provisional: int = 0
     lines: list[AllTimeLine]
     page: int | None = None
     page_size: int | None = None

@@ -49,9 +49,11 @@ class FindCancelled(Message, tag="find_cancelled", kw_only=True):
 
 
 class MatchFound(Message, tag="match_found", kw_only=True):
-    """Sent unasked: a race was found for ``player``, who is in it now (``your_game``);
-    it counts down and starts by itself."""
+    """Sent unasked: a race was found for ``player`` (``user``: their principal, for a
+    service acting for several), who is in it now (``your_game``); it counts down and
+    starts by itself."""
 
     player: int
+    user: str
     race: RaceInfo
     server_time: int

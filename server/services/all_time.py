@@ -1,92 +1,80 @@
-"""The all-time board of a variant: every player ranked over all their counted games.
+"""The all-time board of a variant: players ranked by rating, not by a count of wins.
 
-Counted games are those of a player's all-time figures (server/store/boards.py,
-``STATS_SQL``): ranked daily attempts that are over, and games of finished races;
-a guild's board counts the daily attempts started from that guild and the races
-created there. Players are ranked by wins, then win rate, then best time (players
-without a win last); equal results share a rank, and among equals the lower player
-id comes first so that pages are stable.
+A variant's board (for one option set: its defaults unless the request names others) is
+every player rated in that pool who is no longer provisional (docs/ratings.md), ranked
+by the conservative estimate of their skill, µ − 3σ (higher first): a player must have
+shown their skill over enough rated games to stand high, and playing many games
+earns nothing by itself. Equal estimates share a rank; among equals the lower player id
+comes first, so pages are stable. Provisional players are apart: the reply counts them.
+A guild's board holds the players who played the variant there (a ranked daily attempt
+started, or a race created, in that guild); a player's record stays ``player_stats``'s.
 
-Unlike a day's board, the all-time board aggregates every game of the variant, which
-costs about a second at a million attempts (bench/all_time.py). So a board is
-computed once and kept for ``ttl_ms`` (30 s by default, or until a player is barred or
-unbarred) per server process: pages and
-"around me" are then read from memory, concurrent requests for a board being
-computed wait for that one computation, and a game counts on the board within the
-ttl. At most ``max_boards`` boards are kept (least recently used dropped).
-
-The totals come from the store (server/store/boards.py, ``TOTALS_SQL``); the ranking
-rule and the cache are here.
+A board reads every rating of its pool (bench/all_time.py times it at 100,000 players),
+so it is computed once and kept for ``ttl_ms`` (30 s by default, or until a player is
+barred or unbarred) per server process: pages and "around me" are read from memory,
+concurrent requests for a board being computed wait for that one computation, and a
+rated game counts on the board within the ttl. At most ``max_boards`` boards are kept
+(least recently used dropped).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
 from server import protocol as p
+from server.core.ratings import PROVISIONAL_SIGMA, Skill, pool_options
 from server.protocol.errors import GameError
-from server.store.boards import BoardStore, PlayerTotals
+from server.store.boards import BoardStore, RatedTotals
 
-BoardKey = tuple[str, str | None]
+BoardKey = tuple[str, str, str | None]
 
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """A player's place on an all-time board (names are read per page)."""
+    """A player's place on a rating board (names are read per page)."""
 
     rank: int
     player: int
-    games: int
-    wins: int
-    best_time_ms: int | None
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games
+    skill: Skill
+    rated_games: int
 
 
 class Ranking:
-    """One computed all-time board: results in board order, ranks, each player's place.
+    """One computed board: players in board order, ranks, each player's place, and how
+    many rated players are still provisional."""
 
-    Kept as plain sorted tuples (a board may hold every player of a variant); a
-    ``Standing`` is built only for the lines a reply shows.
-    """
-
-    def __init__(self, totals: list[PlayerTotals]) -> None:
-        # (-wins, -win rate, no win, best time, player, games): tuple order is board order;
-        # equal rates give equal floats, so ties are exact.
-        results = sorted(
-            (-wins, -wins / games, best_time_ms is None, best_time_ms or 0, player_id, games)
-            for player_id, games, wins, best_time_ms in totals
-        )
-        self._results = results
+    def __init__(self, totals: list[RatedTotals], provisional: int = 0) -> None:
+        ordered = sorted(totals, key=lambda t: (-Skill(t.mu, t.sigma).conservative, t.player_id))
+        self._totals = ordered
+        self.provisional = provisional
         self._ranks: list[int] = []
         self.places: dict[int, int] = {}
-        previous: tuple[int, float, bool, int] | None = None
+        previous: float | None = None
         rank = 0
-        for place, result in enumerate(results):
-            if result[:4] != previous:
-                rank, previous = place + 1, result[:4]
+        for place, line in enumerate(ordered):
+            estimate = Skill(line.mu, line.sigma).conservative
+            if estimate != previous:
+                rank, previous = place + 1, estimate
             self._ranks.append(rank)
-            self.places[result[4]] = place
+            self.places[line.player_id] = place
 
     def __len__(self) -> int:
-        return len(self._results)
+        return len(self._totals)
 
     def _standings(self, start: int, stop: int) -> list[Standing]:
         return [
             Standing(
                 rank=self._ranks[place],
-                player=result[4],
-                games=result[5],
-                wins=-result[0],
-                best_time_ms=None if result[2] else result[3],
+                player=line.player_id,
+                skill=Skill(line.mu, line.sigma),
+                rated_games=line.games,
             )
-            for place, result in enumerate(self._results[start:stop], start=start)
+            for place, line in enumerate(self._totals[start:stop], start=start)
         ]
 
     def page(self, page: int, page_size: int) -> list[Standing]:
@@ -103,7 +91,7 @@ class Ranking:
 
 
 class AllTimeBoards:
-    """All-time boards, computed on demand and kept for a while (see the module doc)."""
+    """Rating boards, computed on demand and kept for a while (see the module doc)."""
 
     def __init__(
         self,
@@ -121,9 +109,11 @@ class AllTimeBoards:
             OrderedDict()
         )
 
-    async def ranking(self, variant: str, guild_id: str | None) -> Ranking:
-        """The board of ``variant`` (one guild's, or global), fresh within the ttl."""
-        key = (variant, guild_id)
+    async def ranking(self, variant: str, guild_id: str | None, options: str = "") -> Ranking:
+        """The board of ``variant`` with ``options`` (canonical JSON; the defaults when
+        empty), one guild's or global, fresh within the ttl."""
+        options = options or pool_options(variant, {})
+        key = (variant, options, guild_id)
         now = self.clock()
         # A player barred or unbarred since (solitaire players bar) leaves or comes back at
         # once: one small read per request, against a board's second of computing.
@@ -134,7 +124,7 @@ class AllTimeBoards:
             stale = True  # the last computation failed: try again
         if stale:
             future: asyncio.Future[Ranking] = asyncio.ensure_future(
-                self._compute(variant, guild_id)
+                self._compute(variant, options, guild_id)
             )
             self._boards[key] = (now, bars, future)
             while len(self._boards) > self.max_boards:
@@ -145,48 +135,47 @@ class AllTimeBoards:
         self._boards.move_to_end(key)
         return await asyncio.shield(future)
 
-    async def _compute(self, variant: str, guild_id: str | None) -> Ranking:
-        return Ranking(await self.store.all_time_totals(variant, guild_id))
+    async def _compute(self, variant: str, options: str, guild_id: str | None) -> Ranking:
+        totals, provisional = await self.store.rating_board(
+            variant, options, guild_id, PROVISIONAL_SIGMA
+        )
+        return Ranking(totals, provisional)
 
     async def reply(self, player: int, message: p.AllTimeBoard) -> p.AllTimeReply:
         """Reply to leaderboard: a page, or the asker's line with ``span`` around it.
 
         Raises:
-            GameError: ``invalid_options`` for an unknown variant.
+            GameError: ``invalid_options`` for an unknown variant or bad options.
         """
         if message.variant not in engine.VARIANTS:
             known = ", ".join(sorted(engine.VARIANTS))
             raise GameError(
                 "invalid_options", reason=f"Unknown variant {message.variant!r}; try {known}."
             )
-        ranking = await self.ranking(message.variant, message.guild_id)
+        try:
+            options = pool_options(message.variant, message.options)
+        except ValueError as err:
+            raise GameError("invalid_options", reason=str(err)) from None
+        ranking = await self.ranking(message.variant, message.guild_id, options)
         if message.around_me:
             chosen = ranking.around(player, message.span)
         else:
             chosen = ranking.page(message.page, message.page_size)
         names = await self.store.names([s.player for s in chosen])
         lines = [_line(standing, names) for standing in chosen]
-        scope = "global" if message.guild_id is None else "guild"
-        total = len(ranking)
+        shared = {
+            "id": message.id,
+            "variant": message.variant,
+            "options": json.loads(options),
+            "scope": "global" if message.guild_id is None else "guild",
+            "total": len(ranking),
+            "provisional": ranking.provisional,
+            "lines": lines,
+        }
         if message.around_me:
             me = next((line for line in lines if line.player == player), None)
-            return p.AllTimeReply(
-                id=message.id,
-                variant=message.variant,
-                scope=scope,
-                total=total,
-                lines=lines,
-                me=me,
-            )
-        return p.AllTimeReply(
-            id=message.id,
-            variant=message.variant,
-            scope=scope,
-            total=total,
-            lines=lines,
-            page=message.page,
-            page_size=message.page_size,
-        )
+            return p.AllTimeReply(**shared, me=me)
+        return p.AllTimeReply(**shared, page=message.page, page_size=message.page_size)
 
 
 def _line(standing: Standing, names: dict[int, str]) -> p.AllTimeLine:
@@ -194,8 +183,7 @@ def _line(standing: Standing, names: dict[int, str]) -> p.AllTimeLine:
         rank=standing.rank,
         player=standing.player,
         name=names.get(standing.player, "?"),
-        games=standing.games,
-        wins=standing.wins,
-        win_rate=round(standing.win_rate, 4),
-        best_time_ms=standing.best_time_ms,
+        rating=standing.skill.rating,
+        deviation=standing.skill.deviation,
+        rated_games=standing.rated_games,
     )

@@ -21,13 +21,23 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 import structlog
 
+from server.store import rating_rebuild
+
 log = structlog.get_logger(__name__)
 
 # Rebuilds what is derived from the results of the players given (their ids).
 Rebuild = Callable[[asyncpg.Pool, list[int]], Awaitable[None]]
 
+
+async def _ratings(pool: asyncpg.Pool, players: list[int]) -> None:
+    """Ratings replay every rated game of every pool (server/store/rating_rebuild.py):
+    a barred player's results are left out, so everyone who raced them is rated again
+    as if they had not been there."""
+    await rating_rebuild.rebuild(pool)
+
+
 # Every derived store's rebuild, run in this order after results changed.
-REBUILDS: tuple[Rebuild, ...] = ()
+REBUILDS: tuple[Rebuild, ...] = (_ratings,)
 
 
 async def rebuild_derived(

@@ -180,6 +180,8 @@ class QuickMatch:
         """Tell a player here of their race; they watch it from now on."""
         who, subscriber = self._here.pop(player)
         reply = await self.races.get(who, p.GetRace(race=race_id), subscriber)
-        found = p.MatchFound(player=player, race=reply.race, server_time=reply.server_time)
+        found = p.MatchFound(
+            player=player, user=who.user, race=reply.race, server_time=reply.server_time
+        )
         subscriber.send(p.encode(found))
         await self.store.delivered(player, race_id)

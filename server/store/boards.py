@@ -1,5 +1,5 @@
 """The boards' read queries: daily boards, "around me", a player's figures, race history,
-race results, replays and the all-time totals.
+race results, replays and the rating boards.
 
 The queries are tuned for their indexes (docs/performance.md; bench/leaderboard.py and
 bench/all_time.py print their plans): a daily board's order lives in two generated
@@ -79,24 +79,39 @@ where d.player_id = $1 and d.ranked and d.held is null and d.status = 'won'
   and ($2::text is null or d.variant = $2)
 """
 
-# The games of an all-time board (the index ranges of daily_entries_all_time and
-# entries_race_variant, sql/0030_all_time.sql), totalled per player: $1 variant,
-# $2 guild or null.
-TOTALS_SQL = """
-with games as (
-    select d.player_id, d.status = 'won' as won, d.time_ms
-    from daily_entries d
-    where d.variant = $1 and d.ranked and d.held is null and d.status <> 'playing'
-      and ($2::text is null or d.guild_id = $2)
-    union all
-    select r.player_id, r.finished, r.time_ms
-    from entries e join results r on r.entry_id = e.id
-    where e.variant = $1 and e.race_id is not null and r.held is null
-      and ($2::text is null or e.guild_id = $2)
+# A guild's players of a variant: a ranked daily attempt started from the guild, or a game
+# of a race created there (the index ranges of daily_entries_all_time and
+# entries_race_variant, sql/0030_all_time.sql and sql/0080_fair_play.sql); $1 variant,
+# $2 guild (null: no guild, the CTE is not read).
+_GUILD_PLAYERS = """
+guild_players as (
+    select d.player_id from daily_entries d
+    where d.variant = $1 and d.guild_id = $2 and d.ranked and d.held is null
+      and d.status <> 'playing'
+    union
+    select e.player_id from entries e
+    where e.variant = $1 and e.guild_id = $2 and e.race_id is not null
 )
-select player_id, count(*) as games, count(*) filter (where won) as wins,
-       min(time_ms) filter (where won) as best_time_ms
-from games group by player_id
+"""
+
+# A pool's rating board (server/services/all_time.py): every player rated in the pool and
+# no longer provisional ($4: the provisional σ), one guild's or all; $3 the pool's options.
+# The range of the ratings' primary key (variant, options, player_id).
+RATING_BOARD_SQL = f"""
+with {_GUILD_PLAYERS}
+select q.player_id, q.mu, q.sigma, q.games from ratings q
+where q.variant = $1 and q.options = $3 and q.sigma < $4
+  and not exists (select 1 from players b where b.id = q.player_id and b.barred_at is not null)
+  and ($2::text is null or q.player_id in (select player_id from guild_players))
+"""
+
+# How many players of a pool are rated but still provisional (apart from its board).
+PROVISIONAL_SQL = f"""
+with {_GUILD_PLAYERS}
+select count(*) from ratings q
+where q.variant = $1 and q.options = $3 and q.sigma >= $4
+  and not exists (select 1 from players b where b.id = q.player_id and b.barred_at is not null)
+  and ($2::text is null or q.player_id in (select player_id from guild_players))
 """
 
 _RACE_HISTORY_SQL = """
@@ -220,13 +235,12 @@ class PlayerFigures:
     won_days: dict[str, list[date]]
 
 
-class PlayerTotals(asyncpg.Record):
-    """One player's line of an all-time board before ranking: the columns player_id,
-    games, wins and best_time_ms, in that order (``TOTALS_SQL``).
+class RatedTotals(asyncpg.Record):
+    """One player's line of a rating board before ranking: their skill in the pool
+    (``mu``, ``sigma``) and rated ``games`` (``RATING_BOARD_SQL``).
 
-    The database's own row (asyncpg's ``record_class``) with typed names, not a copy:
-    a board may hold every player of a variant, and a second record per row made
-    ranking a board a third slower. A row unpacks in the column order.
+    The database's own row (asyncpg's ``record_class``) with typed names, not a copy: a
+    board may hold every rated player of a variant.
     """
 
     @property
@@ -234,17 +248,16 @@ class PlayerTotals(asyncpg.Record):
         return int(self["player_id"])
 
     @property
+    def mu(self) -> float:
+        return float(self["mu"])
+
+    @property
+    def sigma(self) -> float:
+        return float(self["sigma"])
+
+    @property
     def games(self) -> int:
         return int(self["games"])
-
-    @property
-    def wins(self) -> int:
-        return int(self["wins"])
-
-    @property
-    def best_time_ms(self) -> int | None:
-        best = self["best_time_ms"]
-        return None if best is None else int(best)
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,10 +410,24 @@ class BoardStore:
             )
         )
 
-    @guarded
-    async def all_time_totals(self, variant: str, guild_id: str | None) -> list[PlayerTotals]:
-        """Every player's totals on ``variant``'s all-time board (one guild's, or global)."""
-        return await self.pool.fetch(TOTALS_SQL, variant, guild_id, record_class=PlayerTotals)
+    async def rating_board(
+        self, variant: str, options: str, guild_id: str | None, provisional_sigma: float
+    ) -> tuple[list[RatedTotals], int]:
+        """Every player on a pool's rating board (one guild's, or global), and how many
+        rated players are still provisional."""
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(
+                RATING_BOARD_SQL,
+                variant,
+                guild_id,
+                options,
+                provisional_sigma,
+                record_class=RatedTotals,
+            )
+            provisional = await conn.fetchval(
+                PROVISIONAL_SQL, variant, guild_id, options, provisional_sigma
+            )
+        return rows, int(provisional)
 
     # ------------------------------------------------------------ races
 

@@ -93,7 +93,9 @@ async def _rebuild_pool(conn: Conn, pool: Pool) -> tuple[int, int, int]:
         """
         select g.id, g.race_id, g.entry_id, g.seed, g.rated_at, d.player_id, d.status
         from rated_games g left join daily_entries d on d.entry_id = g.entry_id
-        where g.variant = $1 and g.options = $2 order by g.id
+        where g.variant = $1 and g.options = $2
+          and (d.entry_id is null or d.held is distinct from 'barred')
+        order by g.id
         """,
         pool.variant,
         pool.options,

@@ -29,7 +29,7 @@ LOCK = "select pg_advisory_xact_lock(hashtext('rating:' || $1 || ':' || $2))"
 _LINES_SQL = """
 select r.race_id, r.player_id, p.principal, r.finished, r.resigned, r.time_ms, r.foundation
 from results r join players p on p.id = r.player_id
-where r.race_id = any($1::bigint[])
+where r.race_id = any($1::bigint[]) and r.held is distinct from 'barred'
 order by r.race_id, r.player_id
 """
 

@@ -19,6 +19,7 @@ import { Settings, settingsDialog } from "./settings.js";
 import { Sounds } from "./sound.js";
 import { browserStorage } from "./storage.js";
 import { PracticeStats } from "./stats.js";
+import { applyOnlineTexts, difficultyHtml, OnlineScreen } from "./ratings.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
@@ -83,6 +84,7 @@ const race = new RaceScreen(connection, game, $("#race-panel"), announce, {
 });
 
 const replays = new ReplayScreen(connection, $("#replay-panel"), announce);
+const online = new OnlineScreen(connection, $("#online-panel"), announce);
 const daily = new DailyScreen(
   connection,
   game,
@@ -155,6 +157,7 @@ function applyTexts() {
     select.innerHTML = VARIANTS.map((v) => `<option value="${v}">${variantName(v)}</option>`).join("");
     if (chosen) select.value = chosen;
   }
+  applyOnlineTexts();
   if (game.view) game.update(game.view);
   if (race.race) race.changed();
   account.render();
@@ -197,7 +200,7 @@ function show(screen) {
     tab.setAttribute("aria-current", current ? "page" : "false");
   }
   if (screen === "practice") $("#game").hidden = false;
-  if (screen === "races" || screen === "daily" || screen === "replay") $("#game").hidden = true;
+  if (["races", "daily", "replay", "online"].includes(screen)) $("#game").hidden = true;
 }
 
 function route() {
@@ -226,6 +229,11 @@ function route() {
     show("races");
     return;
   }
+  if (location.hash === "#online") {
+    show("online");
+    online.open().catch((error) => announce(error.message));
+    return;
+  }
   if (location.hash === "#daily") {
     show("daily");
     daily.open().catch((error) => announce(error.message));
@@ -249,8 +257,10 @@ async function startPractice(variant, options = {}, seed = null, label = "") {
   if (connection.online) {
     const fields = { variant, options };
     if (seed !== null) fields.seed = seed;
+    else if ($("#difficulty").value) fields.difficulty = $("#difficulty").value;
     try {
       const reply = await connection.request("practice", fields);
+      $("#practice-difficulty").innerHTML = difficultyHtml(reply.difficulty);
       storage.setItem(PRACTICE_KEY, JSON.stringify({ game: reply.game, variant }));
       game.load(reply.game, reply.view, PRACTICE_POLICY);
       showStatus();

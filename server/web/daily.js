@@ -8,6 +8,7 @@ import { DailyArchive } from "./archive.js";
 import { confirmHtml, focusAnswer } from "./confirm.js";
 import { clock } from "./game.js";
 import { t, variantName } from "./i18n.js";
+import { difficultyHtml } from "./ratings.js";
 
 export const DAILY_VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon"];
 
@@ -163,7 +164,7 @@ export class DailyScreen {
       return `<li>${kind}: ${result} · ${t("movesCount", { n: a.moves ?? 0 })}${replay}</li>`;
     });
     const play = reply.attempts?.length ? t("dailyPlayAgain") : t("dailyPlay");
-    return `<h2>${t("dailyTitle", { variant: variantName(deal.variant), date: deal.date })}</h2>
+    return `<h2>${t("dailyTitle", { variant: variantName(deal.variant), date: deal.date })} ${difficultyHtml(deal.difficulty)}</h2>
       <p>${t("dailyAbout", { n: deal.solution_length, minutes: Math.round(deal.time_limit_s / 60) })}</p>
       ${attempts.length ? `<h3>${t("dailyAttempts")}</h3><ul class="attempts">${attempts.join("")}</ul>` : ""}
       <p class="actions"><button class="primary" data-action="daily-play">${play}</button></p>

@@ -32,6 +32,7 @@ const FILES = [
   "/manifest.webmanifest",
   "/moves.js",
   "/race.js",
+  "/ratings.js",
   "/records.js",
   "/replay.js",
   "/rules.js",

@@ -99,6 +99,7 @@ class TestLanguages:
             "hint",
             "resign",
             "leaderboard",
+            "quickmatch",
             "stats",
             "help",
         }

@@ -18,6 +18,7 @@ import engine
 from bot.cog import SolitaireCog
 from bot.render import card_text, render_board
 from bot.views import BoardButton
+from server.transport.app import ArenaServer
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
 CARLA = FakeUser(701, "Carla")
@@ -431,22 +432,31 @@ class TestFigures:
             ("**Statistics for Carla**", "⚠️")
         )
 
-    async def test_all_time_leaderboard_in_english_and_german(self, bot: Bot) -> None:
-        for user in (CARLA, DIETER):  # each races alone on yukon and resigns: 0 of 1 won
+    async def test_all_time_leaderboard_ranks_by_rating_in_english_and_german(
+        self, bot: Bot, arena: ArenaServer
+    ) -> None:
+        for user in (CARLA, DIETER):  # each races alone on yukon and resigns
             opening = FakeInteraction(bot.fake, user)
             await SolitaireCog.race.callback(  # type: ignore[arg-type]
                 bot.cog, opening, variant=YUKON, start=Choice(name="now", value="now")
             )
             await call(bot, "resign", user)
+        # Their ratings, as rated races would have left them.
+        assert arena.services is not None
+        await arena.services.storage.pool.execute(
+            "insert into ratings (variant, options, player_id, mu, sigma, games, rated_at) "
+            "select 'yukon', '{}', id, case when display_name = 'Dieter' then 31 else 28 end, "
+            "2, 12, now() from players where principal like 'discord:%'"
+        )
         all_time = Choice(name="All time", value="all_time")
         done = await call(bot, "leaderboard", CARLA, variant=YUKON, period=all_time)
         [reply] = done.sent
         assert reply.ephemeral
         assert reply.content.splitlines() == [
             "**All-time leaderboard** Yukon · everyone",
-            "1. Carla: 0 of 1 won (0%) · best —",
-            "1. Dieter: 0 of 1 won (0%) · best —",
-            "2 players",
+            "1. Dieter: 1677 ±59 · 12 rated games",
+            "2. Carla: 1588 ±59 · 12 rated games",
+            "2 players · 0 still provisional",
         ]
         mine = await call(
             bot,
@@ -459,7 +469,7 @@ class TestFigures:
         )
         lines = mine.sent[0].content.splitlines()
         assert lines[0] == "**Ewige Bestenliste** Yukon · dieser Server"
-        assert "**1. Dieter: 0 von 1 gewonnen (0 %) · beste —**" in lines
+        assert "**1. Dieter: 1677 ±59 · 12 gewertete Spiele**" in lines
         empty = await call(bot, "leaderboard", CARLA, variant=KLONDIKE, period=all_time)
         assert "Nothing here yet." in empty.sent[0].content
 

@@ -1,7 +1,8 @@
-"""The all-time board of a variant, on a real PostgreSQL: order, ties, guilds, pages, "me".
+"""The all-time board of a variant, on a real PostgreSQL: ranked by rating (the conservative
+estimate, µ − 3σ), provisional players apart, with each player's record beside it.
 
-Ranked daily attempts and race games are written as the server stores them, with
-chosen results (``Store`` of test_leaderboard), so each test states the board it expects.
+Ratings, ranked daily attempts and race games are written as the server stores them, with
+chosen values (``Store`` of test_leaderboard), so each test states the board it expects.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from test_leaderboard import NOON, Clock, Store
 
 from server import protocol as p
 from server.core.identity import Principal
+from server.core.ratings import Skill
 from server.protocol.errors import GameError
 from server.services.leaderboard import Leaderboard
 from server.store.boards import BoardStore
 
 DAY = date(2026, 3, 14)
+KLONDIKE = '{"passes":0}'  # the pool of klondike's default options
 
 
 class Games(Store):
@@ -64,6 +67,28 @@ class Games(Store):
         )
         return int(game)
 
+    async def rate(
+        self,
+        player: int,
+        mu: float,
+        sigma: float = 3.0,
+        *,
+        variant: str = "klondike",
+        options: str = KLONDIKE,
+        games: int = 20,
+    ) -> None:
+        """The player's rating in a pool, as the ratings service stores it."""
+        await self.pool.execute(
+            "insert into ratings (variant, options, player_id, mu, sigma, games, rated_at) "
+            "values ($1, $2, $3, $4, $5, $6, now())",
+            variant,
+            options,
+            player,
+            mu,
+            sigma,
+            games,
+        )
+
 
 @pytest.fixture
 async def pool(migrated_database_url: str) -> AsyncIterator[asyncpg.Pool]:
@@ -100,124 +125,111 @@ def names(reply: p.AllTimeReply) -> list[tuple[int, str]]:
     return [(line.rank, line.name) for line in reply.lines]
 
 
-async def test_wins_then_win_rate_then_best_time(games: Games, boards: Leaderboard) -> None:
+async def test_ranked_by_the_conservative_estimate_not_by_wins(
+    games: Games, boards: Leaderboard
+) -> None:
     ada, bob, cy, dee = [await games.player(n) for n in ("Ada", "Bob", "Cy", "Dee")]
-    for days_ago in range(3):
-        await games.attempt(ada, time_ms=90_000, day=DAY - timedelta(days=days_ago))
-    await games.race_game(ada, won=False)  # 3 of 4
-    await games.attempt(bob, time_ms=50_000)
-    await games.race_game(bob, time_ms=70_000)
-    await games.race_game(bob, time_ms=40_000)  # 3 of 3: a better rate than Ada
-    await games.attempt(cy, time_ms=30_000)
-    await games.attempt(cy, time_ms=10_000, day=DAY - timedelta(days=1))  # 2 of 2, faster
-    await games.race_game(dee, time_ms=20_000)
-    await games.race_game(dee, time_ms=25_000)  # 2 of 2, slower than Cy
+    await games.rate(ada, mu=35.0, sigma=3.0)  # 26
+    await games.rate(bob, mu=31.0, sigma=1.5)  # 26.5: surer, so ahead of Ada
+    await games.rate(cy, mu=40.0, sigma=7.5)  # provisional: apart, however high
+    await games.rate(dee, mu=28.0, sigma=2.0)  # 22
+    for days_ago in range(5):  # Dee wins the most games: it does not rank Dee higher
+        await games.attempt(dee, time_ms=90_000, day=DAY - timedelta(days=days_ago))
 
     reply = await board(boards)
-    assert names(reply) == [(1, "Bob"), (2, "Ada"), (3, "Cy"), (4, "Dee")]
-    assert reply.total == 4 and reply.scope == "global" and reply.page == 1
+    assert names(reply) == [(1, "Bob"), (2, "Ada"), (3, "Dee")]
+    assert reply.total == 3 and reply.provisional == 1 and reply.scope == "global"
+    assert reply.options == {"passes": 0} and reply.page == 1
     bob_line = reply.lines[0]
-    assert (bob_line.games, bob_line.wins, bob_line.win_rate, bob_line.best_time_ms) == (
-        3,
-        3,
-        1.0,
-        40_000,
-    )
-    assert (reply.lines[1].games, reply.lines[1].wins, reply.lines[1].win_rate) == (4, 3, 0.75)
-    assert reply.lines[2].best_time_ms == 10_000
+    assert bob_line.rating == Skill(31.0, 1.5).rating == 1677 and bob_line.deviation == 44
+    assert bob_line.rated_games == 20
 
 
-async def test_equal_results_share_a_rank_and_games_lost_count(
-    games: Games, boards: Leaderboard
-) -> None:
+async def test_equal_estimates_share_a_rank(games: Games, boards: Leaderboard) -> None:
     ann, ben, cat = [await games.player(n) for n in ("Ann", "Ben", "Cat")]
-    await games.attempt(ann, time_ms=60_000)
-    await games.attempt(ben, time_ms=60_000)
-    await games.attempt(cat, won=False)
-    await games.attempt(ann, won=False, day=DAY - timedelta(days=2))
-    await games.attempt(ben, won=False, day=DAY - timedelta(days=2))
-    reply = await board(boards)
-    assert names(reply) == [(1, "Ann"), (1, "Ben"), (3, "Cat")]
-    assert reply.lines[2].wins == 0 and reply.lines[2].best_time_ms is None
+    await games.rate(ann, mu=30.0, sigma=2.0)
+    await games.rate(ben, mu=27.0, sigma=1.0)  # the same µ − 3σ as Ann
+    await games.rate(cat, mu=20.0, sigma=2.0)
+    assert names(await board(boards)) == [(1, "Ann"), (1, "Ben"), (3, "Cat")]
 
 
-async def test_only_ranked_dailies_that_are_over_and_the_variant_count(
+async def test_each_pool_has_its_own_board(games: Games, boards: Leaderboard) -> None:
+    ann, ben = await games.player("Ann"), await games.player("Ben")
+    await games.rate(ann, mu=30.0)
+    await games.rate(ben, mu=30.0, variant="yukon", options="{}")
+    await games.rate(ben, mu=30.0, options='{"passes":3}')
+    assert names(await board(boards)) == [(1, "Ann")]
+    assert names(await board(boards, options={"passes": 0})) == [(1, "Ann")]
+    assert names(await board(boards, options={"passes": 3})) == [(1, "Ben")]
+    assert names(await board(boards, variant="yukon")) == [(1, "Ben")]
+    assert (await board(boards, variant="spider-1")).total == 0
+
+
+async def test_a_guild_board_holds_the_players_who_played_there(
     games: Games, boards: Leaderboard
 ) -> None:
-    ann, ben = await games.player("Ann"), await games.player("Ben")
-    await games.attempt(ann, ranked=False, time_ms=1_000)  # practice counts for nothing
-    await games.attempt(ben, status="playing", won=False, time_ms=None)  # not over yet
-    await games.attempt(ann, variant="yukon")
-    await games.race_game(ben, variant="spider-1")
-    assert (await board(boards)).total == 0
-    assert names(await board(boards, variant="yukon")) == [(1, "Ann")]
-    assert names(await board(boards, variant="spider-1")) == [(1, "Ben")]
-
-
-async def test_a_guild_board_counts_only_games_played_there(
-    games: Games, boards: Leaderboard
-) -> None:
-    ann, ben = await games.player("Ann"), await games.player("Ben")
+    ann, ben, cy = [await games.player(n) for n in ("Ann", "Ben", "Cy")]
+    for player, mu in ((ann, 30.0), (ben, 35.0), (cy, 25.0)):
+        await games.rate(player, mu=mu)
     await games.attempt(ann, guild="g1")
-    await games.race_game(ann, guild="g2")
-    await games.race_game(ann, guild="g2")
-    await games.race_game(ben, guild="g1")
-    await games.race_game(ben, guild="g1", won=False)
+    await games.race_game(ben, guild="g2")
+    await games.race_game(cy, guild="g1", won=False)
+    await games.attempt(cy, guild="g1", variant="yukon")  # another variant: not this board
+    await games.attempt(ben, guild="g1", ranked=False)  # practice there: not a guild player
     g1 = await board(boards, guild_id="g1")
-    assert g1.scope == "guild" and names(g1) == [(1, "Ann"), (2, "Ben")]
-    assert [(line.games, line.wins) for line in g1.lines] == [(1, 1), (2, 1)]
-    assert names(await board(boards, guild_id="g2")) == [(1, "Ann")]
-    assert names(await board(boards)) == [(1, "Ann"), (2, "Ben")]
+    assert g1.scope == "guild" and names(g1) == [(1, "Ann"), (2, "Cy")]
+    assert names(await board(boards, guild_id="g2")) == [(1, "Ben")]
+    assert names(await board(boards)) == [(1, "Ben"), (2, "Ann"), (3, "Cy")]
 
 
 async def test_pages_continue_the_ranks_and_past_the_end_is_empty(
     games: Games, boards: Leaderboard
 ) -> None:
     players = [await games.player(f"P{i}") for i in range(7)]
-    for wins, player in enumerate(players):  # P6 has the most wins
-        for day in range(wins):
-            await games.attempt(player, day=DAY - timedelta(days=day))
-    await games.attempt(players[0], won=False)  # on the board with no win
+    for skill, player in enumerate(players):  # P6 rated highest
+        await games.rate(player, mu=20.0 + skill)
     first = await board(boards, page_size=3)
     second = await board(boards, page=2, page_size=3)
     last = await board(boards, page=3, page_size=3)
     assert [line.name for line in first.lines] == ["P6", "P5", "P4"]
     assert [line.rank for line in second.lines] == [4, 5, 6]
-    assert [line.name for line in last.lines] == ["P0"] and last.lines[0].wins == 0
+    assert [line.name for line in last.lines] == ["P0"]
     beyond = await board(boards, page=9, page_size=3)
     assert beyond.lines == [] and beyond.total == 7
 
 
 async def test_around_me(games: Games, boards: Leaderboard) -> None:
     players = [await games.player(f"P{i}") for i in range(6)]
-    for wins, player in enumerate(players):
-        for day in range(wins + 1):
-            await games.attempt(player, day=DAY - timedelta(days=day))
+    for skill, player in enumerate(players):
+        await games.rate(player, mu=20.0 + skill)
+    newcomer = await games.player("New")
+    await games.rate(newcomer, mu=40.0, sigma=8.0)
     middle = await board(boards, players[2], around_me=True, span=1)
     assert [line.name for line in middle.lines] == ["P3", "P2", "P1"]
     assert middle.me is not None and middle.me.name == "P2" and middle.me.rank == 4
     assert middle.page is None and middle.total == 6
     top = await board(boards, players[5], around_me=True, span=2)
     assert [line.rank for line in top.lines] == [1, 2, 3]
-    outsider = await games.player("Nobody")
-    missing = await board(boards, outsider, around_me=True)
+    missing = await board(boards, newcomer, around_me=True)
     assert missing.me is None and missing.lines == [] and missing.total == 6
+    assert missing.provisional == 1
 
 
-async def test_an_unknown_variant_is_refused(boards: Leaderboard) -> None:
-    with pytest.raises(GameError) as refused:
-        await board(boards, variant="chess")
-    assert refused.value.code == "invalid_options"
+async def test_an_unknown_variant_or_bad_options_are_refused(boards: Leaderboard) -> None:
+    for fields in ({"variant": "chess"}, {"options": {"passes": "x"}}):
+        with pytest.raises(GameError) as refused:
+            await board(boards, **fields)
+        assert refused.value.code == "invalid_options"
 
 
 async def test_a_board_is_kept_for_its_ttl_then_computed_again(
     games: Games, boards: Leaderboard, clock: Clock
 ) -> None:
     ann, ben = await games.player("Ann"), await games.player("Ben")
-    await games.attempt(ann, won=False)
+    await games.rate(ann, mu=25.0)
     assert names(await board(boards)) == [(1, "Ann")]
-    await games.race_game(ben)
-    assert names(await board(boards)) == [(1, "Ann")]  # kept: Ben's win is not counted yet
+    await games.rate(ben, mu=30.0)
+    assert names(await board(boards)) == [(1, "Ann")]  # kept: Ben's rating is not seen yet
     assert names(await board(boards, guild_id="g9")) == []  # another board, computed now
     clock.ms += boards.all_time_boards.ttl_ms
     assert names(await board(boards)) == [(1, "Ben"), (2, "Ann")]
@@ -225,7 +237,7 @@ async def test_a_board_is_kept_for_its_ttl_then_computed_again(
 
 async def test_requests_at_once_share_one_computation(games: Games, boards: Leaderboard) -> None:
     ann = await games.player("Ann")
-    await games.attempt(ann)
+    await games.rate(ann, mu=25.0)
     kept = boards.all_time_boards
     first, second = await asyncio.gather(
         kept.ranking("klondike", None), kept.ranking("klondike", None)

@@ -11,6 +11,7 @@ from typing import Any
 import asyncpg
 import pytest
 from arena_client import SERVICE_TOKEN, Client
+from rated_races import play_rated_race, rating_changes
 from test_leaderboard_protocol import store_todays_deal
 
 import engine
@@ -21,9 +22,11 @@ from server.services.review import FairPlay
 from server.store.bars import BarStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
+from server.transport.app import ArenaServer
 
 ANN = {"user": "discord:111", "name": "Ann"}
 BOB = {"user": "discord:222", "name": "Bob"}
+CY = {"user": "discord:333", "name": "Cy"}
 
 
 async def solo_race(bot: Client, act_as: dict[str, str]) -> int:
@@ -52,25 +55,45 @@ async def solitaire(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int
     return status, capsys.readouterr().out
 
 
+# Rated races of two (Ann and Bob, then Bob and Cy) until nobody is provisional any more
+# (docs/ratings.md): the all-time board ranks by rating.
+RACES_TO_RANK = 6
+
+
 async def test_a_barred_player_leaves_every_board_at_once_and_comes_back_unbarred(
-    connect: Any, migrated_database_url: str, capsys: pytest.CaptureFixture[str]
+    server: ArenaServer,
+    connect: Any,
+    migrated_database_url: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     await store_todays_deal(migrated_database_url)
     bot = await connect(service_token=SERVICE_TOKEN)
+    for pair in ([ANN, BOB], [BOB, CY]):
+        for _ in range(RACES_TO_RANK):
+            race = await play_rated_race(server, bot, pair, winners=[])
+            await rating_changes(bot, race)
     for who in (ANN, BOB):
         await solo_race(bot, who)
         attempt = await bot.ok("daily_start", variant="klondike", act_as=who)
         await bot.ok("resign", game=attempt["game"], act_as=who)
-    assert await players(bot, "leaderboard", variant="klondike") == ["Ann", "Bob"]
+    # Bob, with twice the rated games, is the surest: first.
+    board = await players(bot, "leaderboard", variant="klondike")
+    assert board[0] == "Bob" and sorted(board) == ["Ann", "Bob", "Cy"]
+    rating = (await bot.ok("player_ratings", act_as=BOB))["ratings"][0]
     assert await players(bot, "daily_board", variant="klondike") == ["Ann", "Bob"]
     db = ("--database-url", migrated_database_url)
 
     status, out = await solitaire(capsys, "players", "bar", "discord:111", "--reason", "bot", *db)
     assert status == 0
-    assert "Ann (discord:111, id" in out and "barred: 1 race results and 1 daily attempts" in out
+    barred = f"barred: {RACES_TO_RANK + 1} race results and 1 daily attempts"
+    assert "Ann (discord:111, id" in out and barred in out
     # At once, on every board (the all-time board was kept in memory from just before).
-    assert await players(bot, "leaderboard", variant="klondike") == ["Bob"]
+    assert await players(bot, "leaderboard", variant="klondike") == ["Bob", "Cy"]
     assert await players(bot, "daily_board", variant="klondike") == ["Bob"]
+    # Ratings are rebuilt without Ann's games: Bob's races against Cy are all that count.
+    rebuilt = (await bot.ok("player_ratings", act_as=BOB))["ratings"][0]
+    assert rating["games"] == 2 * RACES_TO_RANK and rebuilt["games"] == RACES_TO_RANK
+    assert rebuilt["deviation"] > rating["deviation"]
     assert (await bot.ok("player_stats", act_as=ANN))["variants"] == []
     around = await bot.ok("leaderboard", variant="klondike", around_me=True, act_as=ANN)
     assert "me" not in around
@@ -81,9 +104,11 @@ async def test_a_barred_player_leaves_every_board_at_once_and_comes_back_unbarre
     assert "discord:111\tAnn\tbarred" in out and out.rstrip().endswith(": bot")
 
     status, out = await solitaire(capsys, "players", "unbar", "discord:111", *db)
-    assert "unbarred: 2 race results and 1 daily attempts back as they were" in out
-    assert await players(bot, "leaderboard", variant="klondike") == ["Ann", "Bob"]
-    assert (await bot.ok("player_stats", act_as=ANN))["variants"][0]["games"] == 3
+    unbarred = f"unbarred: {RACES_TO_RANK + 2} race results and 1 daily attempts back"
+    assert unbarred in out
+    assert await players(bot, "leaderboard", variant="klondike") == board
+    assert (await bot.ok("player_ratings", act_as=BOB))["ratings"][0] == rating
+    assert (await bot.ok("player_stats", act_as=ANN))["variants"][0]["games"] == RACES_TO_RANK + 3
     status, out = await solitaire(capsys, "players", "barred", *db)
     assert out == ""
     status, _ = await solitaire(capsys, "players", "bar", "discord:999", *db)

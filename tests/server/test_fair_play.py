@@ -135,8 +135,8 @@ async def test_only_a_fair_win_reaches_the_boards(timed: tuple[ArenaServer, list
     assert await held(pool, rushed) == fairness.HELD_TOO_FAST
     assert await held(pool, played) is None
 
-    board = await fair.ok("leaderboard", variant="klondike")
-    assert [(line["name"], line["wins"]) for line in board["lines"]] == [("Fair", 1)]
+    figures = await fair.ok("player_stats")
+    assert [(line["variant"], line["wins"]) for line in figures["variants"]] == [("klondike", 1)]
     for client in (farmer, rusher):
         stats = await client.ok("player_stats")
         assert stats["variants"] == []

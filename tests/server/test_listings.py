@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
 from arena_client import SERVICE_TOKEN
 from test_daily import LIMIT_MS, Clock, clock, deal, guest, services  # noqa: F401 (fixtures)
 from test_leaderboard_protocol import store_todays_deal
@@ -124,20 +125,32 @@ async def test_the_all_time_board_over_the_wire(connect: Any, migrated_database_
     await store_todays_deal(migrated_database_url)
     ann = await connect(name="Ann")
     bob = await connect(name="Bob")
+    cy = await connect(name="Cy")
     ann_daily = await ann.ok("daily_start", variant="klondike", guild_id="g1")
     bob_daily = await bob.ok("daily_start", variant="klondike")
     await ann.ok("resign", game=ann_daily["game"])
     await bob.ok("resign", game=bob_daily["game"])
-    race = (await ann.ok("create_race", variant="klondike", start="now", max_players=1))["race"]
-    await ann.ok("resign", game=race["your_game"])
-    await ann.event("end", race["race"])
+    # Their ratings, as rated games would have left them (Cy is still provisional).
+    connection = await asyncpg.connect(migrated_database_url)
+    try:
+        for client, mu, sigma in ((ann, 28.0, 2.0), (bob, 31.0, 2.0), (cy, 40.0, 7.5)):
+            await connection.execute(
+                "insert into ratings (variant, options, player_id, mu, sigma, games, rated_at) "
+                "values ('klondike', '{\"passes\":0}', $1, $2, $3, 12, now())",
+                client.welcome["player"]["id"],
+                mu,
+                sigma,
+            )
+    finally:
+        await connection.close()
 
     board = await ann.ok("leaderboard", variant="klondike")
     assert board["type"] == "all_time_board" and board["scope"] == "global"
-    assert [(line["rank"], line["name"], line["games"]) for line in board["lines"]] == [
-        (1, "Ann", 2),
-        (1, "Bob", 1),
+    assert [(line["rank"], line["name"], line["rated_games"]) for line in board["lines"]] == [
+        (1, "Bob", 12),
+        (2, "Ann", 12),
     ]
+    assert board["provisional"] == 1 and board["lines"][0]["rating"] == 1677
     guild = await bob.ok("leaderboard", variant="klondike", guild_id="g1", around_me=True)
     assert guild["scope"] == "guild" and guild["total"] == 1 and "me" not in guild
     around = await bob.ok("leaderboard", variant="klondike", around_me=True, span=0)
