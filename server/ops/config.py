@@ -114,6 +114,9 @@ class ServerConfig:
     # created this many seconds before its start, so players can join it ahead.
     arena_schedule: tuple[str, ...] = ()
     arena_schedule_ahead_s: int = 3600
+    # How long a ranked race's events and boards are held back from its watchers (ms),
+    # so that a watcher cannot coach a racer (docs/arena.md, "Watching").
+    watch_delay_ms: int = 15_000
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -155,6 +158,7 @@ _ENV_TYPES = {
     "arena_poll_ms": int,
     "arena_countdown_s": int,
     "arena_schedule_ahead_s": int,
+    "watch_delay_ms": int,
 }
 
 

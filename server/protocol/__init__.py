@@ -10,6 +10,7 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
 
     envelope   the envelope, hello/welcome, set_profile/profile, error, players and standings
     arenas     arena tournaments: requests, state, standings and the events they push
+    watching   live races listed, watched with a delay, a racer's board as watchers see it
     races      race requests, race state and race events
     games      game requests, the view reply, the winnability verdict
     boards     daily deals, leaderboards, statistics, history, listings
@@ -371,6 +372,33 @@ from server.protocol.view import (
 )
 from server.protocol.view import (
     wire_view as wire_view,
+)
+from server.protocol.watching import (
+    ListLiveRaces as ListLiveRaces,
+)
+from server.protocol.watching import (
+    LiveRace as LiveRace,
+)
+from server.protocol.watching import (
+    LiveRacesReply as LiveRacesReply,
+)
+from server.protocol.watching import (
+    RacerBoard as RacerBoard,
+)
+from server.protocol.watching import (
+    UnwatchedReply as UnwatchedReply,
+)
+from server.protocol.watching import (
+    UnwatchRace as UnwatchRace,
+)
+from server.protocol.watching import (
+    WatchBoardEvent as WatchBoardEvent,
+)
+from server.protocol.watching import (
+    WatchingReply as WatchingReply,
+)
+from server.protocol.watching import (
+    WatchRace as WatchRace,
 )
 from server.protocol.wire import (
     CLIENT_TYPES as CLIENT_TYPES,

@@ -28,6 +28,8 @@ tree to the classes and to every code the server raises:
     │       race_not_finished
     ├── TournamentError            the arena does not allow it (``arena_state`` names the state)
     │       arena_state, arena_joined, not_in_arena
+    ├── WatchError                 a board that would show a racer their own deal
+    │       racing_here
     ├── ConflictError              another connection moved first
     │       conflict
     └── UnavailableError           the database did not answer
@@ -298,6 +300,20 @@ class TournamentError(ArenaError):
         "not_in_arena": (
             "You are not in this arena.",
             "Du bist nicht in dieser Arena.",
+        ),
+    }
+
+
+class WatchError(ArenaError):
+    """Watching cannot show this: a racer sees no board of their own race while racing."""
+
+    code = "racing_here"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "racing_here": (
+            "You are racing in this race: its boards show your own deal, so you see them "
+            "once you are done.",
+            "Du spielst in diesem Rennen mit: seine Spielfelder zeigen deine eigenen Karten, "
+            "du siehst sie, sobald du fertig bist.",
         ),
     }
 

@@ -82,6 +82,15 @@ from server.protocol.races import (
     Resume,
     StartRace,
 )
+from server.protocol.watching import (
+    ListLiveRaces,
+    LiveRacesReply,
+    UnwatchedReply,
+    UnwatchRace,
+    WatchBoardEvent,
+    WatchingReply,
+    WatchRace,
+)
 
 ClientMessage = (
     Hello
@@ -120,6 +129,9 @@ ClientMessage = (
     | LeaveArena
     | GetArena
     | ListArenas
+    | ListLiveRaces
+    | WatchRace
+    | UnwatchRace
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -147,6 +159,10 @@ ServerMessage = (
     | ArenaReply
     | ArenasReply
     | ArenaEvent
+    | LiveRacesReply
+    | WatchingReply
+    | WatchBoardEvent
+    | UnwatchedReply
 )
 
 

@@ -26,6 +26,7 @@ from server.services.relay import Relay
 from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.subscriber import Subscriber
+from server.services.watching import Watching
 from server.services.winnability import WinnabilityWatch
 from server.store.arena import ArenaStore
 from server.store.arena_reads import ArenaReads
@@ -36,6 +37,7 @@ from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
+from server.store.watching import WatchingStore
 
 
 def now_ms() -> int:
@@ -63,10 +65,12 @@ class Services:
     listings: Listings
     arenas: ArenaService
     arena_push: ArenaPush
+    watching: Watching
 
     def unwatch(self, subscriber: Subscriber) -> None:
         """Forget a subscriber whose connection closed, in what the races do not hold."""
         self.arena_push.unwatch(subscriber)
+        self.watching.unwatch(subscriber)
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -120,4 +124,7 @@ def build_services(
         listings=Listings(ListingStore(storage.pool), clock),
         arenas=arenas,
         arena_push=arena_push,
+        watching=Watching(
+            races, storage, WatchingStore(storage.pool), clock, config.watch_delay_ms
+        ),
     )

@@ -67,6 +67,9 @@ def routes(s: Services) -> Routes:
             p.LeaveArena: lambda who, m, sub: s.arenas.leave(who, m),
             p.GetArena: lambda who, m, sub: s.arenas.get(who, m, sub),
             p.ListArenas: lambda who, m, sub: s.arenas.open_arenas(who, m),
+            p.ListLiveRaces: lambda who, m, sub: s.watching.live(who, m),
+            p.WatchRace: lambda who, m, sub: s.watching.watch(who, m, sub),
+            p.UnwatchRace: lambda who, m, sub: s.watching.stop(who, m, sub),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),
