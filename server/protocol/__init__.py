@@ -11,6 +11,7 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
     envelope   the envelope, hello/welcome, set_profile/profile, error, players and standings
     arenas     arena tournaments: requests, state, standings and the events they push
     watching   live races listed, watched with a delay, a racer's board as watchers see it
+    ghosts     ghost races: a stored game raced as if live, and the result
     races      race requests, race state and race events
     games      game requests, the view reply, the winnability verdict
     boards     daily deals, leaderboards, statistics, history, listings
@@ -291,6 +292,27 @@ from server.protocol.games import (
 )
 from server.protocol.games import (
     WinnabilityReply as WinnabilityReply,
+)
+from server.protocol.ghosts import (
+    GetGhost as GetGhost,
+)
+from server.protocol.ghosts import (
+    GhostEvent as GhostEvent,
+)
+from server.protocol.ghosts import (
+    GhostInfo as GhostInfo,
+)
+from server.protocol.ghosts import (
+    GhostRace as GhostRace,
+)
+from server.protocol.ghosts import (
+    GhostReply as GhostReply,
+)
+from server.protocol.ghosts import (
+    GhostResult as GhostResult,
+)
+from server.protocol.ghosts import (
+    GhostResultEvent as GhostResultEvent,
 )
 from server.protocol.races import (
     CountdownEvent as CountdownEvent,

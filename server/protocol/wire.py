@@ -70,6 +70,7 @@ from server.protocol.games import (
     ViewReply,
     WinnabilityReply,
 )
+from server.protocol.ghosts import GetGhost, GhostEvent, GhostRace, GhostReply, GhostResultEvent
 from server.protocol.races import (
     CreateRace,
     Event,
@@ -132,6 +133,8 @@ ClientMessage = (
     | ListLiveRaces
     | WatchRace
     | UnwatchRace
+    | GhostRace
+    | GetGhost
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -163,6 +166,9 @@ ServerMessage = (
     | WatchingReply
     | WatchBoardEvent
     | UnwatchedReply
+    | GhostReply
+    | GhostEvent
+    | GhostResultEvent
 )
 
 

@@ -2,7 +2,8 @@
 to its watchers, held back by the race's delay (docs/arena.md, "Watching").
 
 One ``_Watched`` per race watched in this process. It follows the race through the race
-service's public ``get_race``, as any client does, with a tap for a subscriber: each
+service's public ``get_race``, as any client does, with a tap for a subscriber
+(server/services/taps.py): each
 event the race sends, framed once for everyone, goes into the race's delay buffer
 (server/core/watching.py) and, once due, the same bytes go to every watcher. A racer's
 board is the racer's game replayed from the move log up to the moment the delay shows,
@@ -13,10 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import msgspec
 import structlog
 
 import engine
@@ -27,34 +27,17 @@ from server.core.watching import RANKED_DELAY_MS, DelayBuffer, RaceSoFar, delay_
 from server.protocol.errors import ArenaError, NotFoundError, WatchError
 from server.services.races import RaceService
 from server.services.subscriber import Subscriber, send_to_all
+from server.services.taps import EventTap, race_event
 from server.store.storage import Storage
 from server.store.watching import WatchingStore
 
 log = structlog.get_logger(__name__)
-
-_event_decoder = msgspec.json.Decoder(p.Event)
 
 # After events are released, the boards shown are looked at again every
 # ``BOARD_RECHECK_MS`` for ``BOARD_SETTLE_MS``: the move log's times are the database's,
 # taken as a move commits, a little after the server numbered the move's event.
 BOARD_RECHECK_MS = 200
 BOARD_SETTLE_MS = 1500
-
-
-class _Tap:
-    """A race's events as the race service sends them to its subscribers: into the race's
-    delay buffer here."""
-
-    def __init__(self, take: Callable[[bytes], None]) -> None:
-        self.take = take
-
-    def send(self, frame: bytes) -> None:
-        self.take(frame)
-
-    @classmethod
-    def send_all(cls, subscribers: Sequence[_Tap], frame: bytes) -> None:
-        for subscriber in subscribers:
-            subscriber.send(frame)
 
 
 @dataclass
@@ -73,7 +56,7 @@ class _Watched:
     record: RaceRecord
     delay_ms: int
     buffer: DelayBuffer[tuple[int, bytes]]
-    tap: _Tap | None = None
+    tap: EventTap | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     early: list[bytes] = field(default_factory=list)  # tapped while the log was read
     released_seq: int = 0
@@ -208,7 +191,7 @@ class Watching:
         delay = delay_for(record.settings.ranked, self.ranked_delay_ms)
         watched = self.watched[record.race_id] = _Watched(record, delay, DelayBuffer(delay))
         try:
-            watched.tap = _Tap(watched.early.append)
+            watched.tap = EventTap(watched.early.append)
             # Follow the race as a client would; events from here on reach the tap.
             await self.races.get(who, p.GetRace(race=record.race_id), watched.tap)
             stored = await self.store.events(record.race_id)
@@ -235,11 +218,8 @@ class Watching:
 
     def _take(self, watched: _Watched, frame: bytes) -> None:
         """A frame the race sent: held until its time comes (each event once)."""
-        try:
-            event = _event_decoder.decode(frame)
-        except msgspec.DecodeError:
-            return
-        if event.seq <= watched.last_seq:
+        event = race_event(frame)
+        if event is None or event.seq <= watched.last_seq:
             return
         watched.last_seq = event.seq
         watched.buffer.push((event.seq, frame), event.time)

@@ -17,6 +17,7 @@ from server.services.arena import ArenaService
 from server.services.arena_push import ArenaPush
 from server.services.daily import Dailies
 from server.services.games import GameCache
+from server.services.ghosts import Ghosts
 from server.services.leaderboard import Leaderboard
 from server.services.lease import RaceLeases
 from server.services.listings import Listings
@@ -33,6 +34,7 @@ from server.store.arena_reads import ArenaReads
 from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
+from server.store.ghosts import GhostStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
 from server.store.reviews import Reviews
@@ -66,11 +68,13 @@ class Services:
     arenas: ArenaService
     arena_push: ArenaPush
     watching: Watching
+    ghosts: Ghosts
 
     def unwatch(self, subscriber: Subscriber) -> None:
         """Forget a subscriber whose connection closed, in what the races do not hold."""
         self.arena_push.unwatch(subscriber)
         self.watching.unwatch(subscriber)
+        self.ghosts.unwatch(subscriber)
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -127,4 +131,5 @@ def build_services(
         watching=Watching(
             races, storage, WatchingStore(storage.pool), clock, config.watch_delay_ms
         ),
+        ghosts=Ghosts(races, storage, GhostStore(storage.pool), config, clock),
     )

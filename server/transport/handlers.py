@@ -70,6 +70,8 @@ def routes(s: Services) -> Routes:
             p.ListLiveRaces: lambda who, m, sub: s.watching.live(who, m),
             p.WatchRace: lambda who, m, sub: s.watching.watch(who, m, sub),
             p.UnwatchRace: lambda who, m, sub: s.watching.stop(who, m, sub),
+            p.GhostRace: lambda who, m, sub: s.ghosts.start(who, m, sub),
+            p.GetGhost: lambda who, m, sub: s.ghosts.get(who, m, sub),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),

@@ -7,28 +7,11 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from won_games import WINNABLE_KLONDIKE_SEED, winning_line
 
 import engine
 from server.core.ghost import GHOST_ID, Ghost, beat, order
 from server.core.race import Racer
-
-WINNABLE_KLONDIKE_SEED = 43  # following the engine's hints wins this deal
-
-
-def winning_line(seed: int = WINNABLE_KLONDIKE_SEED) -> list[str]:
-    """The engine's hints, then its finishing moves: a won Klondike game's actions."""
-    game = engine.new_game("klondike", seed)
-    actions: list[str] = []
-    while not game.can_finish:
-        move = game.copy().hint()
-        assert move is not None
-        game.play(move)
-        actions.append(move.notation())
-    for move in game.finishing_moves():
-        game.play(move)
-        actions.append(move.notation())
-    assert game.outcome is not None and game.outcome.termination is engine.Termination.WON
-    return actions
 
 
 def ghost_of(actions: list[str], offsets: list[int], finish_ms: int | None = None) -> Ghost:
