@@ -413,6 +413,9 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
     "race_full": ("The race is full.", "Das Rennen ist voll."),
     "already_joined": ("You are already in this race.", "Du bist schon in diesem Rennen."),
     "not_in_race": ("You are not in this race.", "Du bist nicht in diesem Rennen."),
+    "arena_state": ("The arena does not allow that now.", "Die Arena lässt das jetzt nicht zu."),
+    "arena_joined": ("You are already in this arena.", "Du bist schon in dieser Arena."),
+    "not_in_arena": ("You are not in this arena.", "Du bist nicht in dieser Arena."),
     "not_creator": (
         "Only the creator can start the race.",
         "Nur wer das Rennen erstellt hat, kann es starten.",
@@ -490,6 +493,10 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
     "timeout": (
         "The game server did not answer in time. Try again.",
         "Der Spielserver hat nicht rechtzeitig geantwortet. Nochmal versuchen.",
+    ),
+    "racing_here": (
+        "You are racing here: you see the boards once you are done.",
+        "Du spielst hier mit: die Spielfelder siehst du, sobald du fertig bist.",
     ),
 }
 

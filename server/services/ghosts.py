@@ -63,12 +63,15 @@ class Ghosts:
     def __init__(
         self,
         races: RaceService,
+        unfollow: Callable[[Subscriber], None],
         storage: Storage,
         store: GhostStore,
         config: ServerConfig,
         clock: Callable[[], int],
     ) -> None:
         self.races = races
+        # Forgets a subscriber of races: the tap of a ghost race that ended.
+        self.unfollow = unfollow
         self.storage = storage
         self.store = store
         self.config = config
@@ -286,7 +289,7 @@ class Ghosts:
 
     def _end(self, run: _Run) -> None:
         if run.tap is not None:
-            self.races.unwatch(run.tap)
+            self.unfollow(run.tap)
         self.runs.pop(run.race_id, None)
 
     # ------------------------------------------------------------ the ghost's clock

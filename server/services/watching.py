@@ -74,12 +74,16 @@ class Watching:
     def __init__(
         self,
         races: RaceService,
+        unfollow: Callable[[Subscriber], None],
         storage: Storage,
         store: WatchingStore,
         clock: Callable[[], int],
         ranked_delay_ms: int = RANKED_DELAY_MS,
     ) -> None:
         self.races = races
+        # Forgets a subscriber of races (what a closed connection is told): the tap of a
+        # race nobody here watches any more.
+        self.unfollow = unfollow
         self.storage = storage
         self.store = store
         self.clock = clock
@@ -176,7 +180,7 @@ class Watching:
     def _close(self, race_id: int, watched: _Watched) -> None:
         del self.watched[race_id]
         if watched.tap is not None:
-            self.races.unwatch(watched.tap)
+            self.unfollow(watched.tap)
 
     # ------------------------------------------------------------ following a race
 
@@ -198,7 +202,7 @@ class Watching:
         except ArenaError:
             del self.watched[record.race_id]
             if watched.tap is not None:
-                self.races.unwatch(watched.tap)
+                self.unfollow(watched.tap)
             watched.ready.set()  # whoever waits for it tries again
             raise
         cutoff = self.clock() - delay

@@ -129,7 +129,12 @@ def build_services(
         arenas=arenas,
         arena_push=arena_push,
         watching=Watching(
-            races, storage, WatchingStore(storage.pool), clock, config.watch_delay_ms
+            races,
+            races.unwatch,
+            storage,
+            WatchingStore(storage.pool),
+            clock,
+            config.watch_delay_ms,
         ),
-        ghosts=Ghosts(races, storage, GhostStore(storage.pool), config, clock),
+        ghosts=Ghosts(races, races.unwatch, storage, GhostStore(storage.pool), config, clock),
     )
