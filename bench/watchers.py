@@ -45,11 +45,13 @@ from server.store.database import (  # noqa: E402
 
 
 async def until_seq(client: Client, race: int, seq: int) -> None:
-    """Read until the client has the race's event ``seq``."""
-    while not any(m["type"] == "event" and m["seq"] >= seq for m in client.events):
-        await client.receive(timeout=60)
-    client.received.clear()
-    client.events.clear()
+    """Read until the client has the race's event ``seq`` (keeping none of them)."""
+    while True:
+        message = await client.receive(timeout=60)
+        client.received.clear()
+        client.events.clear()
+        if message["type"] == "event" and message["race"] == race and message["seq"] >= seq:
+            return
 
 
 async def phase(

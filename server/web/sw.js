@@ -10,6 +10,9 @@ const NETWORK_WAIT_MS = 4000;
 const FILES = [
   "/",
   "/app.js",
+  "/arena.css",
+  "/arena.html",
+  "/arena.js",
   "/board.js",
   "/connection.js",
   "/daily.js",
