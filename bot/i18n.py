@@ -573,6 +573,10 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
         "The game server did not answer in time. Try again.",
         "Der Spielserver hat nicht rechtzeitig geantwortet. Nochmal versuchen.",
     ),
+    "racing_here": (
+        "You are racing here: you see the boards once you are done.",
+        "Du spielst hier mit: die Spielfelder siehst du, sobald du fertig bist.",
+    ),
 }
 
 # Codes whose server message carries the engine's reason in the player's language,

@@ -7,7 +7,8 @@ waiting players into new races of up to eight, the players closest in arena scor
 in rating, together. A race scores the places its player beat, doubled for a player on
 fire (their two races before it won), as lichess's arena scores wins
 (lila ``modules/tournament/src/main/arena/ArenaSheet.scala``): the rule is
-``server.core.arena_rules``.
+``server.core.arena_rules``. Its values (settings, players, the decisions it returns) are
+in ``server.core.arena_values``.
 
 Every operation takes ``now`` (server ms) and returns what it decided; the service stores
 it and acts on it (creates the races of a ``Paired``, resigns the race of a
@@ -25,10 +26,8 @@ A player in a running arena:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from server.core.arena_rules import (
     RaceLine,
@@ -38,27 +37,20 @@ from server.core.arena_rules import (
     score_seat,
     standings_key,
 )
+from server.core.arena_values import (
+    ArenaPlayer,
+    ArenaSettings,
+    ArenaState,
+    Decision,
+    Paired,
+    Paused,
+    Scored,
+    StateChanged,
+    Status,
+    Withdrawn,
+)
 from server.protocol.arenas import ArenaLine
 from server.protocol.errors import TournamentError
-
-
-class ArenaState(enum.StrEnum):
-    """Where an arena is in its life."""
-
-    UPCOMING = "upcoming"
-    RUNNING = "running"
-    ENDING = "ending"
-    FINISHED = "finished"
-
-
-class Status(enum.StrEnum):
-    """Where a player of a running arena is."""
-
-    WAITING = "waiting"
-    PAIRED = "paired"  # in a pairing whose race is being created
-    RACING = "racing"
-    PAUSED = "paused"
-
 
 # A pairing whose race was not placed within this time is given up (its process died
 # while creating it): its players wait again.
@@ -69,120 +61,12 @@ SHORTEST_RACE_MS = 30_000
 ENDING_GRACE_MS = 60_000
 
 
-@dataclass(frozen=True, slots=True)
-class ArenaSettings:
-    """What the creator (or the operator's schedule) chose; fixed for the arena's life."""
-
-    variant: str
-    options: dict[str, Any]
-    duration_ms: int
-    race_time_ms: int = 600_000
-    countdown_ms: int = 5_000
-    race_size: int = 8
-    rated: bool = False
-    title: str | None = None
-
-
-@dataclass(slots=True)
-class ArenaPlayer:
-    """One player of an arena: their status, score, streak, and their races not yet scored.
-
-    ``seats`` holds only the races not scored yet, in the order they were paired; a
-    scored race never changes again, so the store keeps it and the core forgets it.
-    """
-
-    player_id: int
-    name: str
-    rating: float
-    joined_at: int
-    status: Status = Status.WAITING
-    score: int = 0
-    streak: int = 0
-    best_streak: int = 0
-    races: int = 0
-    wins: int = 0
-    score_at: int = 0  # when the score last changed (the tie-break: reached first)
-    pause_after: bool = False  # paused once the current race is done
-    withdraw: bool = False  # resign the race being created, once it is placed
-    seats: list[Seat] = field(default_factory=list)
-
-    def line(self, rank: int) -> ArenaLine:
-        """This player's line of the standings at ``rank``."""
-        return ArenaLine(
-            rank=rank,
-            player=self.player_id,
-            name=self.name,
-            score=self.score,
-            streak=self.streak,
-            fire=self.streak >= 2,
-            races=self.races,
-            wins=self.wins,
-            status=self.status.value,
-        )
-
-    def seat(self, pairing: int) -> Seat | None:
-        """The unscored seat of this pairing, if any."""
-        return next((seat for seat in self.seats if seat.pairing == pairing), None)
-
-
-# ---------------------------------------------------------------- what the core decides
-
-
-@dataclass(frozen=True, slots=True)
-class StateChanged:
-    """The arena entered ``state`` at ``at``; a finished arena carries its podium."""
-
-    state: ArenaState
-    at: int
-    podium: tuple[ArenaLine, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Paired:
-    """Create a race for these players (closest in score first), of at most this time."""
-
-    pairing: int
-    players: tuple[int, ...]
-    time_limit_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class Withdrawn:
-    """The player left the arena during this race: resign their game in it."""
-
-    player_id: int
-    race_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """A race of a player counted: its rank among ``racers``, points, and fire."""
-
-    player_id: int
-    race_id: int
-    rank: int
-    racers: int
-    points: int
-    fire: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Paused:
-    """The player will not be paired: they asked (``asked``) or did not move (``absent``)."""
-
-    player_id: int
-    reason: str
-
-
-Decision = StateChanged | Paired | Withdrawn | Scored | Paused
-
-
 @dataclass
 class Arena:
     """An arena's authoritative state, as one pairing round or request sees it."""
 
     arena_id: int
-    creator_id: int
+    creator_id: int | None  # None: the operator's schedule made it
     settings: ArenaSettings
     starts_at: int
     state: ArenaState = ArenaState.UPCOMING

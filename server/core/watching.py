@@ -1,6 +1,6 @@
 """Watching a race, without sockets or clocks: what a watcher may see, and when.
 
-A watcher sees a race's events and any racer's board (docs/arena.md, "Watching"). Two
+A watcher sees a race's events and any racer's board (docs/arena.md, "Watching"). Three
 rules keep that fair:
 
 - **Nothing hidden**: a racer's board is built from the engine's player view, which has
@@ -10,17 +10,24 @@ rules keep that fair:
   they happened (15 s by default), and a board is shown as it stood that long ago, so a
   watcher cannot coach a racer. A ``DelayBuffer`` holds what happened until its time
   comes; one buffer per race serves every watcher, so each event is framed once.
+- **Not on your own deal**: a racer sees no board of their own race until they are done
+  in it: the others' face-up cards are cards of their own deal.
 
     event at t ──push──▶ DelayBuffer ──release(now ≥ t + delay)──▶ every watcher
+
+A watcher who comes in late gets the race as its events up to the delay left it
+(``RaceSoFar``, folded from the stored events), then the events after, as they come due.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import engine
+from server import protocol as p
 from server.protocol.view import Column, Foundation, Waste
 from server.protocol.watching import RacerBoard
 
@@ -96,3 +103,59 @@ def board_after(
     """
     game = engine.replay(variant, seed, options, list(actions))
     return game, racer_board(game.view())
+
+
+@dataclass
+class RaceSoFar:
+    """A race as its events up to some point left it: its state, start, end and every
+    racer's standing (counts only), folded from the events in order."""
+
+    state: str = "lobby"
+    starts_at: int | None = None
+    ends_at: int | None = None
+    standings: dict[int, p.Standing] = field(default_factory=dict)
+    seq: int = 0
+
+    def apply(self, message: p.Event) -> None:
+        """Take one more event of the race into account."""
+        self.seq = max(self.seq, message.seq)
+        event = message.event
+        if isinstance(event, p.LobbyEvent):
+            self.standings = {
+                player.id: self.standings.get(
+                    player.id, p.Standing(player=player.id, name=player.name)
+                )
+                for player in event.players
+            }
+        elif isinstance(event, p.CountdownEvent):
+            self.state, self.starts_at = "countdown", event.starts_at
+        elif isinstance(event, p.StartEvent):
+            self.state, self.starts_at, self.ends_at = "running", event.at, event.ends_at
+        elif isinstance(event, p.ProgressEvent):
+            for standing in event.standings:
+                self.standings[standing.player] = standing
+        elif isinstance(event, p.FinishEvent):
+            known = self.standings.get(event.player)
+            if known is not None:
+                known.finished, known.time_ms, known.moves = True, event.time_ms, event.moves
+        elif isinstance(event, p.EndEvent):
+            self.state, self.ends_at = "finished", message.time
+            for line in event.ranking:
+                self.standings[line.player] = p.Standing(
+                    player=line.player,
+                    name=line.name,
+                    foundation=line.foundation,
+                    moves=line.moves,
+                    score=line.score,
+                    finished=line.finished,
+                    resigned=line.resigned,
+                    time_ms=line.time_ms,
+                )
+
+    @classmethod
+    def of(cls, events: Iterable[p.Event]) -> RaceSoFar:
+        """The race after these events, in order."""
+        so_far = cls()
+        for event in events:
+            so_far.apply(event)
+        return so_far

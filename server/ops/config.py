@@ -156,6 +156,9 @@ class ServerConfig:
     # Off: only Discord users rank, in the bot or signed in (server/core/identity.py,
     # ``unranked_reason``); on is for a private server whose players are all known.
     guests_rank: bool = False
+    # How long a ranked race's events and boards are held back from its watchers (ms),
+    # so that a watcher cannot coach a racer (docs/arena.md, "Watching").
+    watch_delay_ms: int = 15_000
 
     def with_overrides(self, **values: Any) -> ServerConfig:
         """A copy with every non-None value applied."""
@@ -208,6 +211,7 @@ _ENV_TYPES = {
     "arena_poll_ms": int,
     "arena_countdown_s": int,
     "arena_schedule_ahead_s": int,
+    "watch_delay_ms": int,
 }
 
 

@@ -10,6 +10,8 @@ Discord bot imports it and nothing else of the server), so it depends only on ms
 
     envelope   the envelope, hello/welcome, set_profile/profile, error, players and standings
     arenas     arena tournaments: requests, state, standings and the events they push
+    watching   live races listed, watched with a delay, a racer's board as watchers see it
+    ghosts     ghost races: a stored game raced as if live, and the result
     races      race requests, race state and race events
     ratings    ratings: a race's rating changes, a player's ratings and history
     quick_match  quick match: find_race, cancel_find, finding, match_found
@@ -319,6 +321,27 @@ from server.protocol.games import (
 from server.protocol.games import (
     WinnabilityReply as WinnabilityReply,
 )
+from server.protocol.ghosts import (
+    GetGhost as GetGhost,
+)
+from server.protocol.ghosts import (
+    GhostEvent as GhostEvent,
+)
+from server.protocol.ghosts import (
+    GhostInfo as GhostInfo,
+)
+from server.protocol.ghosts import (
+    GhostRace as GhostRace,
+)
+from server.protocol.ghosts import (
+    GhostReply as GhostReply,
+)
+from server.protocol.ghosts import (
+    GhostResult as GhostResult,
+)
+from server.protocol.ghosts import (
+    GhostResultEvent as GhostResultEvent,
+)
 from server.protocol.quick_match import (
     CancelFind as CancelFind,
 )
@@ -441,6 +464,33 @@ from server.protocol.view import (
 )
 from server.protocol.view import (
     wire_view as wire_view,
+)
+from server.protocol.watching import (
+    ListLiveRaces as ListLiveRaces,
+)
+from server.protocol.watching import (
+    LiveRace as LiveRace,
+)
+from server.protocol.watching import (
+    LiveRacesReply as LiveRacesReply,
+)
+from server.protocol.watching import (
+    RacerBoard as RacerBoard,
+)
+from server.protocol.watching import (
+    UnwatchedReply as UnwatchedReply,
+)
+from server.protocol.watching import (
+    UnwatchRace as UnwatchRace,
+)
+from server.protocol.watching import (
+    WatchBoardEvent as WatchBoardEvent,
+)
+from server.protocol.watching import (
+    WatchingReply as WatchingReply,
+)
+from server.protocol.watching import (
+    WatchRace as WatchRace,
 )
 from server.protocol.wire import (
     CLIENT_TYPES as CLIENT_TYPES,

@@ -30,6 +30,8 @@ tree to the classes and to every code the server raises:
     │       arena_state, arena_joined, not_in_arena
     ├── MatchError                 quick match refused
     │       sign_in_required, already_racing
+    ├── WatchError                 a board that would show a racer their own deal
+    │       racing_here
     ├── ConflictError              another connection moved first
     │       conflict
     └── UnavailableError           the database did not answer
@@ -324,6 +326,20 @@ class MatchError(ArenaError):
         "already_racing": (
             "You are still playing rated race {race}; finish it (or give up) first.",
             "Du spielst noch das gewertete Rennen {race}; beende es (oder gib auf) zuerst.",
+        ),
+    }
+
+
+class WatchError(ArenaError):
+    """Watching cannot show this: a racer sees no board of their own race while racing."""
+
+    code = "racing_here"
+    messages: ClassVar[dict[str, tuple[str, str]]] = {
+        "racing_here": (
+            "You are racing in this race: its boards show your own deal, so you see them "
+            "once you are done.",
+            "Du spielst in diesem Rennen mit: seine Spielfelder zeigen deine eigenen Karten, "
+            "du siehst sie, sobald du fertig bist.",
         ),
     }
 

@@ -72,6 +72,7 @@ from server.protocol.games import (
     ViewReply,
     WinnabilityReply,
 )
+from server.protocol.ghosts import GetGhost, GhostEvent, GhostRace, GhostReply, GhostResultEvent
 from server.protocol.quick_match import (
     CancelFind,
     FindCancelled,
@@ -96,6 +97,15 @@ from server.protocol.ratings import (
     PlayerRatings,
     PlayerRatingsReply,
     RaceRatings,
+)
+from server.protocol.watching import (
+    ListLiveRaces,
+    LiveRacesReply,
+    UnwatchedReply,
+    UnwatchRace,
+    WatchBoardEvent,
+    WatchingReply,
+    WatchRace,
 )
 
 ClientMessage = (
@@ -141,6 +151,11 @@ ClientMessage = (
     | GetArena
     | ListArenas
     | ActivityRace
+    | ListLiveRaces
+    | WatchRace
+    | UnwatchRace
+    | GhostRace
+    | GetGhost
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -174,6 +189,13 @@ ServerMessage = (
     | ArenaReply
     | ArenasReply
     | ArenaEvent
+    | LiveRacesReply
+    | WatchingReply
+    | WatchBoardEvent
+    | UnwatchedReply
+    | GhostReply
+    | GhostEvent
+    | GhostResultEvent
 )
 
 

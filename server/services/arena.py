@@ -20,9 +20,10 @@ from collections.abc import Awaitable, Callable
 import structlog
 
 from server import protocol as p
-from server.core.arena import Arena, ArenaSettings, Decision, Paired, Withdrawn
+from server.core.arena import Arena
 from server.core.arena_rules import RaceLine
 from server.core.arena_schedule import ScheduleEntry
+from server.core.arena_values import ArenaSettings, Decision, Paired, Withdrawn
 from server.core.identity import Principal
 from server.core.session import check_game_settings
 from server.ops.config import ServerConfig

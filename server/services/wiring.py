@@ -24,6 +24,7 @@ from server.services.daily import Dailies
 from server.services.deals import Deals
 from server.services.following import RaceFollowing
 from server.services.games import GameCache
+from server.services.ghosts import Ghosts
 from server.services.hosting import RaceHosting
 from server.services.leaderboard import Leaderboard
 from server.services.lease import RaceLeases
@@ -39,6 +40,7 @@ from server.services.review import FairPlay
 from server.services.solving import SolverHelp, SolverPool
 from server.services.subscriber import Subscriber
 from server.services.watchers import Watchers
+from server.services.watching import Watching
 from server.services.winnability import WinnabilityWatch
 from server.store.accounts import AccountStore
 from server.store.activity import ActivityStore
@@ -49,12 +51,14 @@ from server.store.boards import BoardStore
 from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
 from server.store.deals import DealStore
+from server.store.ghosts import GhostStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
 from server.store.matchmaking import MatchStore
 from server.store.ratings import RatingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
+from server.store.watching import WatchingStore
 
 
 def now_ms() -> int:
@@ -103,11 +107,16 @@ class Services:
         leases = self.leases.run(hosting.lost, hosting.taken_over, self.following.recheck)
         return {"race-leases": leases, "race-clock": self.race_clock.run()}
 
+    watching: Watching
+    ghosts: Ghosts
+
     def unwatch(self, subscriber: Subscriber) -> None:
         """Forget a subscriber whose connection closed: its races, quick match and arenas."""
         self.hosting.unwatch(subscriber)
         self.quick_match.unwatch(subscriber)
         self.arena_push.unwatch(subscriber)
+        self.watching.unwatch(subscriber)
+        self.ghosts.unwatch(subscriber)
 
     async def close(self) -> None:
         """Let reviews and ratings under way finish; stop the solver's worker processes."""
@@ -199,6 +208,15 @@ def build_services(
         arena_push=arena_push,
         activities=ActivityRaces(ActivityStore(storage.pool), races),
         limits=address_limits(config),
+        watching=Watching(
+            races,
+            hosting.unwatch,
+            storage,
+            WatchingStore(storage.pool),
+            clock,
+            config.watch_delay_ms,
+        ),
+        ghosts=Ghosts(races, hosting.unwatch, storage, GhostStore(storage.pool), config, clock),
     )
 
 

@@ -22,8 +22,9 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from server.core.arena import Arena, ArenaPlayer, ArenaSettings, ArenaState, Decision, Status
+from server.core.arena import Arena
 from server.core.arena_rules import Seat
+from server.core.arena_values import ArenaPlayer, ArenaSettings, ArenaState, Decision, Status
 from server.store.pool import from_ms, guarded, to_ms
 
 

@@ -137,6 +137,8 @@ class ArenaServer:
         self._tasks.append(asyncio.create_task(checks, name="winnability-checks"))
         self._tasks.append(asyncio.create_task(services.arenas.run_clock(), name="arena-clock"))
         self._tasks.append(asyncio.create_task(services.arena_push.run(), name="arena-push"))
+        self._tasks.append(asyncio.create_task(services.watching.run(), name="watching"))
+        self._tasks.append(asyncio.create_task(services.ghosts.run(), name="ghosts"))
         if self.config.daily_prepare_ahead:
             preparer = services.dailies.run_preparer()
             self._tasks.append(asyncio.create_task(preparer, name="daily-deals"))

@@ -73,6 +73,11 @@ def routes(s: Services) -> Routes:
             p.GetArena: lambda who, m, sub: s.arenas.get(who, m, sub),
             p.ListArenas: lambda who, m, sub: s.arenas.open_arenas(who, m),
             p.ActivityRace: lambda who, m, sub: s.activities.race(who, m, sub),
+            p.ListLiveRaces: lambda who, m, sub: s.watching.live(who, m),
+            p.WatchRace: lambda who, m, sub: s.watching.watch(who, m, sub),
+            p.UnwatchRace: lambda who, m, sub: s.watching.stop(who, m, sub),
+            p.GhostRace: lambda who, m, sub: s.ghosts.start(who, m, sub),
+            p.GetGhost: lambda who, m, sub: s.ghosts.get(who, m, sub),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),

@@ -7,25 +7,11 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from won_games import WINNABLE_KLONDIKE_SEED, winning_line
 
 import engine
-from engine.solver import Verdict, solve
 from server.core.ghost import GHOST_ID, Ghost, beat, order
 from server.core.race import Racer
-
-WINNABLE_KLONDIKE_SEED = 43  # the solver wins this deal
-
-
-def winning_line(seed: int = WINNABLE_KLONDIKE_SEED) -> list[str]:
-    """The solver's win of a Klondike deal, replayed by the engine: a won game's actions."""
-    game = engine.new_game("klondike", seed)
-    result = solve(game.rules, game.position, 2_000_000, 30.0)
-    assert result.verdict is Verdict.WON
-    actions = [move.notation() for move in result.moves]
-    for action in actions:
-        game.play(action)
-    assert game.outcome is not None and game.outcome.termination is engine.Termination.WON
-    return actions
 
 
 def ghost_of(actions: list[str], offsets: list[int], finish_ms: int | None = None) -> Ghost:
