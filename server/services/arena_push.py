@@ -117,9 +117,9 @@ class ArenaPush:
 
     async def poll(self) -> None:
         """Push what changed in every followed arena since its version last pushed."""
-        if not self.arenas:
-            return
-        versions = await self.reads.versions(list(self.arenas))
+        live = [arena_id for arena_id, f in self.arenas.items() if f.state != "finished"]
+        # A finished arena changes no more.
+        versions = await self.reads.versions(live) if live else {}
         for arena_id, version in versions.items():
             followed = self.arenas.get(arena_id)
             if followed is not None and version > followed.version:

@@ -149,6 +149,8 @@ class Ghosts:
             run = self.runs.get(race_id)
             if run is not None:
                 run.subscribers.discard(subscriber)
+                if not run.subscribers:
+                    self._end(run)  # nobody to tell here: get_ghost follows it again
 
     async def _source(self, who: Principal, message: p.GhostRace) -> tuple[StoredGame, str]:
         """The stored game to race, and where it comes from."""
