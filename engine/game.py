@@ -186,10 +186,12 @@ class Game:
 
     def hint(self) -> Move | None:
         """A move worth making now (counted as a hint), or ``None``; see ``suggestion``."""
-        self._count_hint()
+        self.count_hint()
         return self.suggestion()
 
-    def _count_hint(self) -> None:
+    def count_hint(self) -> None:
+        """Count a hint without working one out: one given from elsewhere (the server's
+        solver), or one read back from a record."""
         self.hints += 1
         self.actions.append(HINT)
 
@@ -219,7 +221,7 @@ class Game:
         if action == UNDO:
             self.undo()
         elif action == HINT:
-            self._count_hint()  # what was hinted is not part of the record
+            self.count_hint()  # what was hinted is not part of the record
         else:
             self.play(Move.from_notation(action))
 

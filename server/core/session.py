@@ -67,6 +67,10 @@ class GameSession:
     # hidden even once it is over (its day's close), in server ms (server/services/daily.py).
     play_until: int | None = None
     sealed_until: int | None = None
+    # The line of play from the deal to a win that the solver's hints follow
+    # (``solver_hint``): derived data, never stored; a game rebuilt from its record
+    # starts without one and the next hint asks the solver again.
+    solver_line: tuple[engine.Move, ...] | None = None
 
     @property
     def seq(self) -> int:
@@ -190,10 +194,43 @@ class GameSession:
             played.append(move.notation())
         return played
 
-    def hint(self) -> str | None:
-        """The engine's hint (counted as a hint in the game's log), or None."""
-        move = self.game.hint()
-        return None if move is None else move.notation()
+    def hint(self, solver_helps: bool) -> tuple[str | None, str | None]:
+        """A hint, counted in the game's log, and where it comes from: with the solver's
+        help the next move of the line the game keeps (``solver_hint``), else the
+        engine's (``engine.hints``, which never goes round in circles either).
+
+        Returns:
+            The move in canonical form, or None when there is nothing to hint; and
+            ``"solver"`` or ``"engine"`` (None with no move).
+        """
+        if solver_helps and (move := self.solver_hint()) is not None:
+            self.game.count_hint()
+            return move, "solver"
+        found = self.game.hint()
+        return (None, None) if found is None else (found.notation(), "engine")
+
+    def solver_hint(self) -> str | None:
+        """The next move of the solver's line while the game follows it, or None.
+
+        The game follows the line while the moves standing in its record are the
+        line's first moves (an undo along the line still follows it). Played
+        elsewhere, the game has left it: the caller asks the solver for a new line
+        (``keep_solver_line``), which never begins by taking back the last move. So
+        hints alone go from the deal to the win along one solution, and a player
+        who strays is led on from where they are.
+        """
+        line = self.solver_line
+        if line is None:
+            return None
+        played = self.game.moves
+        if len(played) >= len(line) or list(line[: len(played)]) != played:
+            return None
+        move = line[len(played)]
+        return move.notation() if move in self.game.legal_moves else None
+
+    def keep_solver_line(self, line: list[str]) -> None:
+        """Keep a line of play from the deal to a win (canonical moves) for hints."""
+        self.solver_line = tuple(engine.Move.from_notation(text) for text in line)
 
     def logged_since(self, before: int, move_id: str | None) -> list[MoveRow]:
         """The move-log rows of the actions after ``before``; the last carries ``move_id``."""

@@ -216,29 +216,32 @@ class GameService:
     async def hint(self, who: Principal, message: p.Hint) -> p.ViewReply:
         """A useful move, where the race allows hints; counts as a hint.
 
-        With the solver's help the move is the first of a win the solver found;
-        otherwise (or when it finds none in time) the engine's hint.
+        With the solver's help the move is the next of the line the game keeps
+        (``GameSession.solver_hint``); the solver is asked for a line only when the
+        game has none or has left it. Otherwise (or when it finds no win in time) the
+        engine's hint.
         """
         live, room = await self._owned(who, message.game)
         race = None if room is None else room.race.settings
         if race is not None and not race.allow_hints:
             raise RaceError("hints_disabled")
-        asked_at, solved = live.seq, None
-        if live.status == "playing" and live.solver_may_help(race):
-            solved = await self.solver_help.hint(live.game)
-        source: list[str] = []
+        helped = live.status == "playing" and live.solver_may_help(race)
+        if helped and live.solver_hint() is None:
+            # A game without a line (its first hint, or rebuilt since) may be on the
+            # deal's own line; one that left its line asks from where it stands.
+            from_deal = live.solver_line is None
+            line = await self.solver_help.hint_line(live.game, from_deal)
+            if line is not None:
+                live.keep_solver_line(line)  # followed from where the game stands now
+        source: list[str | None] = []
 
         def hint(g: LiveGame) -> tuple[list[str], str | None]:
-            still_there = g.seq == asked_at  # no move came in while the solver searched
-            engine_hint = g.hint()  # counted as a hint either way
-            if solved is not None and still_there:
-                source.append("solver")
-                return [], solved
-            source.append("engine")
-            return [], engine_hint
+            move, origin = g.hint(helped)
+            source.append(origin)
+            return [], move
 
         reply = await self._change(who, live, room, hint, message.id, None)
-        reply.hint_source = source[0] if source and reply.hint else None  # type: ignore[assignment]
+        reply.hint_source = source[0] if source else None  # type: ignore[assignment]
         return reply
 
     async def _helped(self, who: Principal, game_id: int) -> tuple[LiveGame, RaceRoom | None]:

@@ -24,6 +24,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import engine
+from engine.hints import hint_move, position_key
+from engine.moves import Move
+from engine.position import Position
+from engine.rules import Rules
 from engine.solver import Verdict, solve
 from server.services.lifeline import end_with_parent, spawning_deaf_to_ctrl_c
 
@@ -219,15 +223,131 @@ def winning_line(
     return [str(move.notation()) for move in result.moves]
 
 
-def solver_hint(
-    variant: str, options: Mapping[str, Any], seed: int, actions: list[str], budget: Budget
-) -> str | None:
-    """The first move of a win from where the game stands, in canonical notation.
+def hint_line(
+    variant: str,
+    options: Mapping[str, Any],
+    seed: int,
+    actions: list[str],
+    budget: Budget,
+    from_deal: bool = False,
+) -> list[str] | None:
+    """A whole line of play from the deal to a win for hints to follow, through where
+    the game stands: the game keeps it and hints its moves while the player follows it
+    (``GameSession.solver_hint``). In canonical notation; None when the solver finds
+    no win in time.
 
-    None when the solver finds no win within the budget.
+    ``from_deal`` (a game with no line yet: its first hint, or rebuilt from its record
+    since): the deal's own win is searched first and kept when the game has followed it
+    so far. The search is deterministic, so a game rebuilt mid-way gets back the very
+    line it was following, whatever its last move was.
+
+    Else the moves standing in the record, then a win from where the game stands that
+    does not begin by taking the last move back (``_goes_back``: from the position a
+    player's own move left, the solver's way often begins by going back; then the wins
+    after each other first move are searched, ``_win_not_going_back``). No line ever
+    returns to a position it passed (``without_detours``).
     """
-    line = winning_line(variant, options, seed, actions, budget)
-    return line[0] if line else None
+    game = engine.replay(variant, seed, options, actions)
+    rules, played = game.rules, game.moves
+    if from_deal and played:
+        dealt = solve(rules, game.start, budget.max_nodes, budget.max_seconds)
+        if dealt.verdict is Verdict.WON:
+            line = without_detours(rules, game.start, list(dealt.moves))
+            if line[: len(played)] == played and len(line) > len(played):
+                return [move.notation() for move in line]
+    position = game.position
+    result = solve(rules, position, budget.max_nodes, budget.max_seconds)
+    if result.verdict is not Verdict.WON:
+        return None
+    win: list[Move] | None = without_detours(rules, position, list(result.moves))
+    if played and win and _goes_back(rules, game.line()[-1], position, win[0]):
+        # What the first search left of two budgets (it mostly takes a fraction of one).
+        left = Budget(2 * budget.max_nodes - result.nodes, 2 * budget.max_seconds - result.seconds)
+        history = game.line()
+        first = hint_move(rules, position, history)
+        win = _win_not_going_back(rules, history[-1], position, win, first, left)
+    if win is None:
+        return None
+    return [move.notation() for move in (*played, *win)]
+
+
+def without_detours(rules: Rules, position: Position, win: list[Move]) -> list[Move]:
+    """``win`` without detours back to a position it passed.
+
+    The solver's wins can hold one (a card from a foundation onto a column and straight
+    home again); cut out, the win stays a win, and no move of the line then takes back
+    the one before it.
+    """
+    positions = [position]
+    moves: list[Move] = []
+    where = {_exact(position): 0}
+    for move in win:
+        after = rules.apply(positions[-1], move)
+        back = where.get(_exact(after))
+        if back is not None:  # a detour: drop it, and the positions it passed
+            for dropped in positions[back + 1 :]:
+                where.pop(_exact(dropped), None)
+            del positions[back + 1 :], moves[back:]
+            continue
+        positions.append(after)
+        moves.append(move)
+        where[_exact(after)] = len(moves)
+    return moves
+
+
+def _exact(position: Position) -> Position:
+    """The position without the counters a detour changes (moves, score, the fan)."""
+    return position._replace(fan=0, moves=0, score=0)
+
+
+def _goes_back(rules: Rules, last: tuple[Position, Move], position: Position, move: Move) -> bool:
+    """Whether ``move`` takes back ``last`` (the position before it and the move): it
+    brings back that position, or the same with the columns in another order.
+
+    Cards carried back onto a card turned up meanwhile (a Spider classic) do not: the
+    table has moved on.
+    """
+    before, _ = last
+    return position_key(rules, rules.apply(position, move)) == position_key(rules, before)
+
+
+def _win_not_going_back(
+    rules: Rules,
+    last: tuple[Position, Move],
+    position: Position,
+    win: list[Move],
+    hinted: Move | None,
+    budget: Budget,
+) -> list[Move] | None:
+    """A win from ``position`` whose first move does not take ``last`` back.
+
+    First moves are tried in turn: the second move of ``win`` (it often needs nothing
+    the first one did), the engine's hint (``hinted``: a move that gets somewhere),
+    then every other legal move in the engine's order. Each search gets half of what
+    is left of ``budget`` (the last one all of it): a winnable first move is usually
+    found by the first searches, and they get the most time.
+    """
+    firsts = [m for m in rules.legal_moves(position) if not _goes_back(rules, last, position, m)]
+    for preferred in (hinted, win[1] if len(win) > 1 else None):
+        if preferred in firsts:
+            firsts.remove(preferred)
+            firsts.insert(0, preferred)
+    deadline = time.monotonic() + budget.max_seconds
+    nodes = budget.max_nodes
+    for tried, first in enumerate(firsts):
+        left = deadline - time.monotonic()
+        if left <= 0 or nodes <= 0:
+            break
+        share = 1 if tried == len(firsts) - 1 else 2
+        after = rules.apply(position, first)
+        result = solve(rules, after, max(1, nodes // share), left / share)
+        nodes -= result.nodes
+        if result.verdict is Verdict.WON:
+            # Straightened, a win can lose its first move (a detour out and back).
+            win = without_detours(rules, position, [first, *result.moves])
+            if win and not _goes_back(rules, last, position, win[0]):
+                return win
+    return None
 
 
 # ---------------------------------------------------------------- on the event loop
@@ -263,17 +383,20 @@ class SolverHelp:
         self.pool = pool
         self.budget = Budget(max_seconds=seconds)
 
-    async def _ask(self, function: Callable[..., T], game: engine.Game, searches: int) -> T | None:
-        record = (game.variant, game.options, game.seed, list(game.actions), self.budget)
+    async def _ask(
+        self, function: Callable[..., T], game: engine.Game, searches: int, *more: Any
+    ) -> T | None:
+        record = (game.variant, game.options, game.seed, list(game.actions), self.budget, *more)
         wait = self.budget.max_seconds * searches + POOL_GRACE_SECONDS
         try:
             return await asyncio.wait_for(self.pool.run(function, *record), wait)
         except (TimeoutError, BrokenProcessPool):
             return None
 
-    async def hint(self, game: engine.Game) -> str | None:
-        """The first move of a win from where ``game`` stands, if the solver finds one."""
-        return await self._ask(solver_hint, game, 1)
+    async def hint_line(self, game: engine.Game, from_deal: bool) -> list[str] | None:
+        """A line of play through where ``game`` stands to a win, for hints to follow
+        (``hint_line``), if the solver finds one."""
+        return await self._ask(hint_line, game, 3, from_deal)
 
     async def winning_line(self, game: engine.Game) -> list[str] | None:
         """Every move of a win from where ``game`` stands, if the solver finds one."""

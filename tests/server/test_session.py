@@ -162,3 +162,50 @@ def test_game_settings_are_checked_before_anything_is_stored() -> None:
         with pytest.raises(GameError) as refused:
             check_game_settings(variant, options, seed)
         assert refused.value.code == "invalid_options"
+
+
+class TestTheSolversLine:
+    """Hints with the solver's help follow one line of play to a win (issue 37)."""
+
+    def line(self, game: GameSession) -> list[str]:
+        won = solve(game.game.rules, game.game.position)
+        return [move.notation() for move in (*game.game.moves, *won.moves)]
+
+    def test_hints_follow_the_kept_line_to_the_win(self) -> None:
+        game = session(game=engine.new_game("yukon", seed=1))
+        line = self.line(game)
+        game.keep_solver_line(line)
+        for expected in line:
+            assert game.hint(True) == (expected, "solver")
+            game.play(expected, None)
+        assert game.won and game.game.hints == len(line)
+
+    def test_an_undo_along_the_line_still_follows_it(self) -> None:
+        game = session(game=engine.new_game("yukon", seed=1))
+        line = self.line(game)
+        game.keep_solver_line(line)
+        game.play(line[0], None)
+        game.play(line[1], None)
+        game.undo(None)
+        assert game.solver_hint() == line[1]
+
+    def test_a_move_off_the_line_leaves_it(self) -> None:
+        game = session(game=engine.new_game("yukon", seed=1))
+        line = self.line(game)
+        game.keep_solver_line(line)
+        other = next(m for m in game.game.legal_moves if m.notation() != line[0])
+        game.play(other.notation(), None)
+        assert game.solver_hint() is None
+        move, source = game.hint(True)  # the engine's, until the caller asks the solver
+        assert source == "engine" and move == game.game.suggestion().notation()  # type: ignore[union-attr]
+
+    def test_without_solver_help_the_line_is_not_used(self) -> None:
+        game = session(game=engine.new_game("yukon", seed=1))
+        game.keep_solver_line(self.line(game))
+        assert game.hint(False)[1] == "engine"
+
+    def test_a_game_rebuilt_from_its_record_has_no_line(self) -> None:
+        game = session(game=engine.new_game("yukon", seed=1))
+        game.keep_solver_line(self.line(game))
+        rebuilt = session(game=engine.replay("yukon", 1, {}, game.game.actions))
+        assert rebuilt.solver_line is None and rebuilt.solver_hint() is None

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver_cases import LOST_LINE, LOST_SEED
+from solver_cases import LOST_LINE, LOST_SEED, STRAYED_YUKON_21
 
+import engine
+from engine.hints import position_key, undoes
+from engine.solver import solve
 from server.services.solving import Budget, winnability
 
 BUDGET = Budget(max_nodes=200_000, max_seconds=10.0)
@@ -113,3 +116,51 @@ async def test_winnable_games_and_games_without_solver_help_are_told_nothing(
         await ann.ok("move", game=race["your_game"], text=text)
     await ann.error("check", "solver_help_disabled", game=race["your_game"])
     assert not [m for m in ann.received if m["type"] == "winnability" and "id" not in m]
+
+
+async def test_hints_alone_win_a_practice_game_and_never_go_back(connect: Any, server: Any) -> None:
+    """Issue 37's game (Yukon 21, where hints used to alternate 1>f and f1>1): pressing
+    Hint and playing the hinted move, again and again, wins along the solver's line;
+    halfway the server forgets the game, which is rebuilt from its record and keeps on
+    along the same line."""
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="yukon", seed=21))["game"]
+    replica = engine.new_game("yukon", 21)
+    hinted: list[str] = []
+    outcome = None
+    while outcome != "won":
+        assert len(hinted) < 200, hinted
+        reply = await ann.ok("hint", game=game)
+        assert reply["hint_source"] == "solver"
+        move = engine.Move.from_notation(reply["hint"])
+        if replica.moves:
+            before, last = replica.line()[-1]
+            assert not undoes(replica.rules, before, last, replica.position, move), hinted
+            after = replica.rules.apply(replica.position, move)
+            assert position_key(replica.rules, after) != position_key(replica.rules, before)
+        replica.play(move)
+        hinted.append(reply["hint"])
+        outcome = (await ann.ok("move", game=game, text=reply["hint"]))["view"]["outcome"]
+        if len(hinted) == 40:
+            server.services.games.forget(game)
+    first = solve(replica.rules, engine.new_game("yukon", 21).position)
+    assert len(hinted) == len(first.moves)  # the solver's line, move for move
+    view = (await ann.ok("get_view", game=game))["view"]
+    assert view["counters"]["hints"] == len(hinted) and view["status"] == "won"
+
+
+async def test_a_hint_after_the_players_own_move_does_not_take_it_back(connect: Any) -> None:
+    """Where the solver's own way starts by taking the player's move back, the hint
+    finds another way on (Yukon 21 after the 22 moves of ``STRAYED_YUKON_21``: the solver would play
+    1>f, which the player has just taken back with f1>1)."""
+    ann = await connect(name="Ann")
+    game = (await ann.ok("practice", variant="yukon", seed=21))["game"]
+    replica = engine.new_game("yukon", 21)
+    for text in STRAYED_YUKON_21:
+        await ann.ok("move", game=game, text=text)
+        replica.play(text)
+    before = replica.line()[-1][0]
+    reply = await ann.ok("hint", game=game)
+    assert reply["hint_source"] == "solver"
+    after = replica.rules.apply(replica.position, engine.Move.from_notation(reply["hint"]))
+    assert position_key(replica.rules, after) != position_key(replica.rules, before)

@@ -9,14 +9,16 @@ import pytest
 from solver_cases import LOST_LINE, LOST_SEED
 
 import engine
+from engine.moves import FOUNDATION
 from server.services.solving import (
     Budget,
     SolverPool,
     find_winnable_seed,
+    hint_line,
     last_winnable,
     prove_deal,
-    solver_hint,
     winnability,
+    without_detours,
 )
 
 BUDGET = Budget(max_nodes=50_000, max_seconds=5.0)
@@ -77,13 +79,39 @@ def test_undone_moves_are_not_on_the_line_of_play() -> None:
     )
 
 
-def test_the_solver_hint_leads_towards_a_win() -> None:
-    hint = solver_hint("yukon", {}, 1, [], BUDGET)
-    assert hint is not None
+def test_a_hint_line_leads_from_the_deal_to_a_win() -> None:
+    line = hint_line("yukon", {}, 1, [], BUDGET)
+    assert line is not None
+    game = engine.replay("yukon", 1, {}, line)
+    assert game.rules.is_won(game.position)
+
+
+def test_a_hint_line_goes_through_where_the_game_stands() -> None:
+    played = ["hint", "3:4>5", "undo", "4:2>1"]  # the record; only 4:2>1 stands
+    line = hint_line("yukon", {}, 1, played, BUDGET)
+    assert line is not None and line[0] == "4:2>1"
+    assert engine.rules_for("yukon").is_won(engine.replay("yukon", 1, {}, line).position)
+
+
+def test_no_hint_line_from_a_lost_position() -> None:
+    assert hint_line("klondike", {}, LOST_SEED, LOST_LINE, BUDGET) is None
+
+
+def test_a_detour_back_to_a_position_passed_is_cut_out() -> None:
+    # The solver's wins can hold one (a card from a foundation onto a column and home
+    # again): here one is put into a win, after the first card home that could come
+    # back to the column it came from.
+    line = hint_line("yukon", {}, 1, [], BUDGET)
+    assert line is not None
     game = engine.new_game("yukon", 1)
-    game.play(hint)  # a legal move where the game stands
-    assert winnability("yukon", {}, 1, game.actions, BUDGET) == "winnable"
-
-
-def test_no_hint_from_a_lost_position() -> None:
-    assert solver_hint("klondike", {}, LOST_SEED, LOST_LINE, BUDGET) is None
+    detour: list[str] = []
+    for done, text in enumerate(line, start=1):
+        move = game.play(text)
+        back = [m for m in game.legal_moves if m.source <= -10 and m.target == move.source]
+        if move.target == FOUNDATION and back:
+            detour = [*line[:done], back[0].notation(), text, *line[done:]]
+            break
+    rules = engine.rules_for("yukon")
+    assert rules.is_won(engine.replay("yukon", 1, {}, detour).position)  # a win still
+    moves = [engine.Move.from_notation(t) for t in detour]
+    assert [m.notation() for m in without_detours(rules, rules.deal(1), moves)] == line
