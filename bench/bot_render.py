@@ -1,63 +1,68 @@
-"""Board rendering: time per board and the longest board seen, per variant, one core.
+"""Boards in colour: how many keep the application's card emoji, over solver-won games.
 
-Plays random legal games (a new deal when one ends or reaches 300 moves) and renders
-every position as the bot does: the emoji text (``render_board``) for the player's
-language with a source selected. Prints boards per second and the longest board
-in Discord characters (the limit is 2,000).
+At every position of the solver's wins of the fixed deals of every variant
+(tests/bot/board_sweep.py), with the application's card emoji installed, draws the board
+as the bot does (``Table.board``: a Components V2 message) and counts the boards that
+fell back to the colourless text suit marks, the longest board's text (Discord allows
+4,000 units) and the most components (40). "Before" draws the same positions as a plain
+message (``render_board``, 2,000 units, which gave way to the text marks on a board too
+long or too wide for a phone with them). Prints one line per variant.
 
-    .venv/bin/python bench/bot_render.py [--seconds 2]
+    .venv/bin/python bench/bot_render.py
 """
 
 from __future__ import annotations
 
-import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on the path; the repository root
-# goes there instead so the packages import.
-sys.path[0] = str(Path(__file__).resolve().parent.parent)
+# and the bot's test helpers go there instead so they import.
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[0:1] = [str(ROOT), str(ROOT / "tests" / "bot")]
 
-import engine  # noqa: E402
-from bot.render import CONTENT_LIMIT, discord_length, render_board  # noqa: E402
+from board_sweep import APP_SUITS, GAME, WON_SEEDS, board_table, views_along  # noqa: E402
+from discord_rules import layout_text, utf16_units  # noqa: E402
+
+from bot.layout import component_count  # noqa: E402
+from bot.render import TEXT_SUITS, render_board  # noqa: E402
 
 
-def run(variant: str, seconds: float) -> tuple[float, int, int]:
-    """Boards rendered per second, the longest board, and positions seen."""
-    rng = random.Random(11)
-    seed = 0
-    game = engine.new_game(variant, seed=seed)
-    rendered = longest = 0
-    spent = 0.0
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        moves = list(game.legal_moves)
-        if not moves or len(game.actions) >= 300:
-            seed += 1
-            game = engine.new_game(variant, seed=seed)
-            continue
-        view = game.view()
-        selected = rng.choice(list(view["legal_moves"]))
-        start = time.perf_counter()
-        board = render_board(view, "de", selected=selected, elapsed_ms=61_000)
-        spent += time.perf_counter() - start
-        rendered += 1
-        longest = max(longest, discord_length(board))
-        game.play(rng.choice(moves))
-    return rendered / spent if spent else 0.0, longest, rendered
+def colourless(shown: str) -> bool:
+    """Whether a board shows its suits as the text marks."""
+    return any(mark in shown for mark in TEXT_SUITS.values())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="per variant")
-    args = parser.parse_args()
-    header = f"{'variant':<12} {'boards/s':>10} {'longest':>8} {'positions':>10}"
-    print(f"{header}  (limit {CONTENT_LIMIT})")
-    for variant in sorted(engine.VARIANTS):
-        rate, longest, seen = run(variant, args.seconds)
-        print(f"{variant:<12} {rate:>10,.0f} {longest:>8} {seen:>10}")
+    table = board_table()
+    table.suits = APP_SUITS
+    print(
+        f"{'variant':<11} {'positions':>9} {'colourless before':>18} {'after':>6}"
+        f" {'longest text':>13} {'most components':>16} {'ms/board':>9}"
+    )
+    for variant, seeds in WON_SEEDS.items():
+        positions = before = after = longest = most = 0
+        spent = 0.0
+        for seed in seeds:
+            for view in views_along(variant, seed):
+                reply = {"view": view}
+                for sel in ["", *(s for s in view["legal_moves"] if s != "d")][:2]:
+                    started = time.perf_counter()
+                    ui = table.board(GAME, reply, "de", sel=sel)
+                    spent += time.perf_counter() - started
+                    shown = layout_text(ui)
+                    positions += 1
+                    after += colourless(shown)
+                    longest = max(longest, utf16_units(shown))
+                    most = max(most, component_count(ui))
+                    plain = render_board(view, "de", selected=sel or None, suits=APP_SUITS)
+                    before += colourless(plain)
+        share = 100 * before / max(positions, 1)
+        print(
+            f"{variant:<11} {positions:>9,} {before:>9,} ({share:4.1f}%) {after:>6}"
+            f" {longest:>13,} {most:>16} {1000 * spent / max(positions, 1):>9.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -110,7 +110,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         layout="Spider: how the deal is laid out",
         max_players="Most players",
         deal="A deal code to race on (default: a secret new deal)",
-        thread="A thread for the race: its start and result are posted there",
+        thread="A thread for the race, for its start and result (default: yes, if allowed)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, start=START_CHOICES, layout=LAYOUT_CHOICES)
     @app_commands.choices(passes=PASSES_CHOICES)
@@ -127,7 +127,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         layout: Choice[str] | None = None,
         max_players: app_commands.Range[int, 1, 25] = 8,
         deal: str | None = None,
-        thread: bool = False,
+        thread: bool | None = None,
     ) -> None:
         settings: dict[str, Any] = {
             "variant": variant.value,
@@ -180,6 +180,24 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
     @app_commands.describe(move="The move (the list shows your legal moves)")
     async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
         await self.table.typed_move(interaction, move)
+
+    async def _deals(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[Choice[str]]:
+        deals = await self.table.deal_choices(interaction, current)
+        return [Choice(name=name, value=code) for name, code in deals]
+
+    @race.autocomplete("deal")
+    async def race_deal_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[Choice[str]]:
+        return await self._deals(interaction, current)
+
+    @play.autocomplete("deal")
+    async def deal_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[Choice[str]]:
+        return await self._deals(interaction, current)
 
     @move.autocomplete("move")
     async def move_autocomplete(

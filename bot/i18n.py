@@ -414,7 +414,7 @@ COMMANDS_DE: Final[dict[str, str]] = {
     "max_players": "spieler",
     "Most players": "Höchstens so viele Spieler",
     "thread": "thread",
-    "A thread for the race: its start and result are posted there": (
+    "A thread for the race, for its start and result (default: yes, if allowed)": (
         "Ein Thread zum Rennen: Start und Ergebnis kommen dorthin"
     ),
     "deal": "spielcode",

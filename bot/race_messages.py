@@ -163,7 +163,7 @@ class RaceMessages(Boards):
         interaction: Interaction,
         /,
         deal: str | None = None,
-        thread: bool = False,
+        thread: bool | None = None,
         **settings: Any,
     ) -> None:
         """/solitaire race: open a race in this channel; the reply is the race message
@@ -184,16 +184,19 @@ class RaceMessages(Boards):
         await self.open_race(interaction, settings, thread=thread)
 
     async def open_race(
-        self, interaction: Interaction, settings: dict[str, Any], *, thread: bool = False
+        self, interaction: Interaction, settings: dict[str, Any], *, thread: bool | None = None
     ) -> None:
         """Create a race with ``settings``; the interaction's public response becomes the
-        race message (a command's reply, or a new message under a Rematch press)."""
+        race message (a command's reply, or a new message under a Rematch press). A race
+        has a thread of its own unless ``thread`` is False; only one asked for by name
+        (True) tells its creator when it cannot have one."""
         locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
         await interaction.response.defer(thinking=True)
         actor = self.actor(interaction)
         # The deferred ("thinking") response becomes the race message: its id goes into the
         # race's context, so the bot finds the message again after a restart.
-        settings.update(await self._message_context(interaction, locale, thread=thread))
+        wanted = thread is not False
+        settings.update(await self._message_context(interaction, locale, thread=wanted))
         reply = await self.client.request("create_race", actor, **settings)
         info = reply["race"]
         self.desk.on_race(info)
@@ -203,8 +206,8 @@ class RaceMessages(Boards):
             content=render_race(state, locale),
             view=race_view(state.race, state.state, locale, state.start_mode),
         )
-        if thread:  # before the desk has the message: nothing is posted there until then
-            await self._open_thread(interaction, state, sent, locale)
+        if wanted:  # before the desk has the message: nothing is posted there until then
+            await self._open_thread(interaction, state, sent, locale, quiet=thread is None)
         self.desk.attach(
             info["race"], editable(interaction.channel, sent), locale, channel_id(interaction)
         )
@@ -213,14 +216,23 @@ class RaceMessages(Boards):
         self.desk.herald(info["race"], Herald(interaction))
 
     async def _open_thread(
-        self, interaction: Interaction, state: RaceState, sent: Any, locale: str
+        self,
+        interaction: Interaction,
+        state: RaceState,
+        sent: Any,
+        locale: str,
+        *,
+        quiet: bool = False,
     ) -> None:
         """Open the race's own thread on its message, where its start's mention and its
         result go. Without the permissions for it (or when Discord refuses), the race
-        runs on without one and its creator is told why in one private line."""
+        runs on without one and, unless ``quiet`` (the thread was not asked for by name),
+        its creator is told why in one private line."""
         own = locale_of(interaction.locale)
         allowed = interaction.app_permissions
         missing = [name for name in THREAD_PERMISSIONS if not getattr(allowed, name)]
+        if missing and quiet:
+            return
         if missing:
             names = f" {text(own, 'and')} ".join(text(own, f"perm_{name}") for name in missing)
             await send(interaction, text(own, "thread_missing", permissions=names))
@@ -233,7 +245,9 @@ class RaceMessages(Boards):
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
         except discord.HTTPException as err:
-            await send(interaction, text(own, "thread_failed", reason=err.text or err.status))
+            if not quiet:
+                reason = err.text or err.status
+                await send(interaction, text(own, "thread_failed", reason=reason))
             return
         self.desk.thread(state.race, ThreadPost(made))
 
@@ -374,7 +388,7 @@ class RaceMessages(Boards):
                 view=race_view(state.race, state.state, locale, state.start_mode),
             )
             if threaded:
-                await self._open_thread(interaction, state, posted, locale)
+                await self._open_thread(interaction, state, posted, locale, quiet=True)
             self.desk.attach(
                 new["race"], editable(interaction.channel, posted), locale, channel_id(interaction)
             )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import engine
 from bot.answers import Interaction, answering, send
 from bot.boards import Pressed, typed_text
 from bot.client import Actor, ServerError
@@ -158,6 +159,30 @@ class Table(RaceMessages, Standings, QuickMatches):
         except (ServerError, TimeoutError):
             return []
         return move_choices(reply["view"], current, locale_of(interaction.locale))
+
+    async def deal_choices(self, interaction: Interaction, current: str) -> list[tuple[str, str]]:
+        """(name, code) of the deal codes to offer for what I typed: the code itself
+        written as boards write it, once it is one ("1b" → "Deal 1B"), and the deal of the
+        game I play now (a practice game's; a race's or a daily's stays hidden) when it
+        begins with what I typed. Within Discord's 3 seconds, or nothing."""
+        locale = locale_of(interaction.locale)
+        codes: list[str] = []
+        seed = parse_deal(current) if current.strip() else None
+        if seed is not None:
+            codes.append(engine.deal_code(seed))
+        try:
+            async with asyncio.timeout(2.5):
+                game = self.games.get(interaction.user.id)
+                if game is not None:
+                    reply = await self.client.request(
+                        "get_view", self.actor(interaction), game=game
+                    )
+                    playing = reply["view"].get("deal_code")
+                    if playing and playing.startswith(current.strip().upper()):
+                        codes.append(playing)
+        except (ServerError, TimeoutError):
+            pass
+        return [(text(locale, "deal", code=code), code) for code in dict.fromkeys(codes)]
 
     async def dm_move(self, message: Any) -> None:
         """A plain message in a DM: a move (or undo) for the author's current game; the

@@ -411,6 +411,20 @@ class TestTypedCommands:
         some = await SolitaireCog.move_autocomplete(bot.cog, german, "4 nach 1")
         assert [(c.name, c.value) for c in some] == [("7♡ · 4 → 1, auf 8♠︎", "4>1")]
 
+    async def test_deal_codes_complete_as_boards_write_them(self, bot: Bot) -> None:
+        interaction = FakeInteraction(bot.fake, CARLA)
+        some = await SolitaireCog.deal_autocomplete(bot.cog, interaction, "1b")
+        assert [(c.name, c.value) for c in some] == [("deal 1B", "1B")]
+        assert await SolitaireCog.deal_autocomplete(bot.cog, interaction, "not a code!") == []
+        # The deal of the practice game I play is offered too.
+        await practice(bot, CARLA, KLONDIKE, 43)  # deal 1B
+        some = await SolitaireCog.deal_autocomplete(bot.cog, interaction, "")
+        assert [c.value for c in some] == ["1B"]
+        german = FakeInteraction(bot.fake, DIETER)
+        await practice(bot, DIETER, KLONDIKE, 5)
+        some = await SolitaireCog.race_deal_autocomplete(bot.cog, german, "5")
+        assert [(c.name, c.value) for c in some] == [("Spiel 5", "5")]
+
     async def test_help_in_german(self, bot: Bot) -> None:
         done = await call(bot, "help", DIETER)
         [reply] = done.sent

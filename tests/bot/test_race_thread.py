@@ -120,11 +120,26 @@ async def test_the_line_is_in_the_creators_language(bot: Bot) -> None:
     )
 
 
-async def test_no_thread_unless_asked(bot: Bot) -> None:
+async def test_no_thread_when_asked_for_none(bot: Bot) -> None:
     channel = FakeChannel(permissions=THREADS)
     opening = await open_race(bot, channel, thread=False)
     [lobby] = opening.sent
     assert lobby.thread is None
+
+
+async def test_a_thread_by_default_where_allowed_and_silence_where_not(bot: Bot) -> None:
+    """A race has its thread unless its creator says no; without the permissions for
+    one, a thread nobody asked for by name costs its creator no extra line."""
+    channel = FakeChannel(permissions=THREADS)
+    opening = FakeInteraction(bot.fake, ALICE, channel=channel)
+    await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
+    [lobby] = opening.sent
+    assert lobby.thread is not None and lobby.thread.name.startswith("Race #")
+    bare = FakeChannel()  # View Channels alone
+    opening = FakeInteraction(bot.fake, ALICE, channel=bare)
+    await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
+    [lobby] = opening.sent  # the race message alone: nothing said about a thread
+    assert lobby.thread is None and "Race #" in lobby.content
 
 
 async def test_a_race_opened_inside_a_thread_says_discord_refused(bot: Bot) -> None:
