@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import engine
 from server import protocol as p
-from server.core.ratings import PROVISIONAL_SIGMA, Skill, pool_options
+from server.core.ratings import PROVISIONAL_SIGMA, Skill, Z, pool_options
 from server.protocol.errors import GameError
 from server.store.boards import BoardStore, RatedTotals
 
@@ -49,32 +49,36 @@ class Ranking:
     many rated players are still provisional."""
 
     def __init__(self, totals: list[RatedTotals], provisional: int = 0) -> None:
-        ordered = sorted(totals, key=lambda t: (-Skill(t.mu, t.sigma).conservative, t.player_id))
-        self._totals = ordered
+        # (-(µ − Zσ), player, µ, σ, rated games): tuple order is board order (a board may
+        # hold every rated player of a variant: plain tuples, no object per line).
+        results = sorted(
+            (-(mu - Z * sigma), player_id, mu, sigma, games)
+            for player_id, mu, sigma, games in totals
+        )
+        self._results = results
         self.provisional = provisional
         self._ranks: list[int] = []
         self.places: dict[int, int] = {}
         previous: float | None = None
         rank = 0
-        for place, line in enumerate(ordered):
-            estimate = Skill(line.mu, line.sigma).conservative
-            if estimate != previous:
-                rank, previous = place + 1, estimate
+        for place, result in enumerate(results):
+            if result[0] != previous:
+                rank, previous = place + 1, result[0]
             self._ranks.append(rank)
-            self.places[line.player_id] = place
+            self.places[result[1]] = place
 
     def __len__(self) -> int:
-        return len(self._totals)
+        return len(self._results)
 
     def _standings(self, start: int, stop: int) -> list[Standing]:
         return [
             Standing(
                 rank=self._ranks[place],
-                player=line.player_id,
-                skill=Skill(line.mu, line.sigma),
-                rated_games=line.games,
+                player=result[1],
+                skill=Skill(result[2], result[3]),
+                rated_games=result[4],
             )
-            for place, line in enumerate(self._totals[start:stop], start=start)
+            for place, result in enumerate(self._results[start:stop], start=start)
         ]
 
     def page(self, page: int, page_size: int) -> list[Standing]:

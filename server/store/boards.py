@@ -236,11 +236,12 @@ class PlayerFigures:
 
 
 class RatedTotals(asyncpg.Record):
-    """One player's line of a rating board before ranking: their skill in the pool
-    (``mu``, ``sigma``) and rated ``games`` (``RATING_BOARD_SQL``).
+    """One player's line of a rating board before ranking: the columns player_id, mu,
+    sigma and games (their skill in the pool and rated games), in that order
+    (``RATING_BOARD_SQL``).
 
     The database's own row (asyncpg's ``record_class``) with typed names, not a copy: a
-    board may hold every rated player of a variant.
+    board may hold every rated player of a variant. A row unpacks in the column order.
     """
 
     @property
