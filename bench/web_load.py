@@ -6,7 +6,7 @@ cache, a new guest). It prints:
 
 - the bytes of the first load as transferred (gzip, headers included) and the
   bodies' compressed size, from the browser's resource timing; the WebSocket's
-  frames are not counted;
+  frames are not counted; and what Discord's SDK adds inside Discord only;
 - the time from the start of navigation to the first drawn face-up card (the board
   is playable then), by the page's own clock, cold and with the browser's cache
   (304s) on a second load;
@@ -34,6 +34,7 @@ from playwright.async_api import Page, async_playwright  # noqa: E402
 from server.ops.config import ServerConfig  # noqa: E402
 from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
 from server.transport.app import ArenaServer  # noqa: E402
+from server.transport.static import WEB_ROOT, load_files  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -192,11 +193,14 @@ async def measure(url: str, runs: int, taps: int) -> None:
     tap_ms = [split[0] for split in taps_split]
     before_ms, server_ms, after_ms = ([split[k] for split in taps_split] for k in (1, 2, 3))
     transferred, compressed, decoded, files = sizes[0]
+    sdk = load_files(WEB_ROOT)["/discord-sdk.js"]
+    sdk_bytes = len(sdk.gzipped or sdk.body)
     files_in = statistics.median(times[0] for times in loaded)
     ready = statistics.median(times[1] for times in loaded)
     lines = [
         f"first load: {files} files, {transferred} bytes transferred (headers included), "
         f"{compressed} bytes of compressed bodies, {decoded} bytes uncompressed",
+        f"  inside Discord only, after the board: Discord's SDK, {sdk_bytes} bytes compressed",
         f"time to a playable board, cold cache: median {statistics.median(cold):.0f} ms, "
         f"max {max(cold):.0f} ms over {runs} runs",
         f"  of which: files in at {files_in:.0f} ms, DOM ready at {ready:.0f} ms (medians)",
