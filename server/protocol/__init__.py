@@ -132,6 +132,9 @@ from server.protocol.envelope import (
     ErrorMessage as ErrorMessage,
 )
 from server.protocol.envelope import (
+    GuildId as GuildId,
+)
+from server.protocol.envelope import (
     Hello as Hello,
 )
 from server.protocol.envelope import (
@@ -238,6 +241,15 @@ from server.protocol.games import (
 )
 from server.protocol.games import (
     WinnabilityReply as WinnabilityReply,
+)
+from server.protocol.races import (
+    COUNTDOWN_S as COUNTDOWN_S,
+)
+from server.protocol.races import (
+    MAX_PLAYERS as MAX_PLAYERS,
+)
+from server.protocol.races import (
+    TIME_LIMIT_S as TIME_LIMIT_S,
 )
 from server.protocol.races import (
     CountdownEvent as CountdownEvent,
