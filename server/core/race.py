@@ -43,12 +43,13 @@ def check_limits(message: p.CreateRace) -> None:
         GameError: ``invalid_options`` naming every number out of range.
     """
     problems = []
-    if not 1 <= message.max_players <= 100:
-        problems.append("max_players must be from 1 to 100")
-    if not 0 <= message.countdown_s <= 3600:
-        problems.append("countdown_s must be from 0 to 3600")
-    if message.time_limit_s is not None and not 1 <= message.time_limit_s <= 86400:
-        problems.append("time_limit_s must be from 1 to 86400")
+    for name, value, (low, high) in [
+        ("max_players", message.max_players, p.MAX_PLAYERS),
+        ("countdown_s", message.countdown_s, p.COUNTDOWN_S),
+        ("time_limit_s", message.time_limit_s, p.TIME_LIMIT_S),
+    ]:
+        if value is not None and not low <= value <= high:
+            problems.append(f"{name} must be from {low} to {high}")
     if problems:
         raise GameError("invalid_options", reason="; ".join(problems) + ".")
 

@@ -32,7 +32,8 @@ def add_serve_parser(
     parser.add_argument(
         "--processes",
         type=int,
-        help="server processes behind the port, one per core (default: 1)",
+        default=defaults.processes,
+        help="server processes behind the port, one per core (default: %(default)s)",
     )
     parser.add_argument(
         "--service-token",
@@ -41,10 +42,32 @@ def add_serve_parser(
         help="a token the Discord bot may authenticate with (repeatable; default: "
         "$SOLITAIRE_SERVICE_TOKENS, comma-separated)",
     )
-    parser.add_argument("--rate-per-second", type=float, help="messages per second per connection")
-    parser.add_argument("--rate-burst", type=int, help="burst of messages per connection")
-    parser.add_argument("--max-message-bytes", type=int, help="largest inbound frame")
-    parser.add_argument("--idle-timeout", type=float, help="seconds without a message before close")
+    parser.add_argument(
+        "--rate-per-second",
+        type=float,
+        default=defaults.rate_per_second,
+        help="messages per second per connection (default: %(default)s; all connections of "
+        f"one address together: {defaults.address_rate_per_second:g}, "
+        "SOLITAIRE_ADDRESS_RATE_PER_SECOND)",
+    )
+    parser.add_argument(
+        "--rate-burst",
+        type=int,
+        default=defaults.rate_burst,
+        help="burst of messages per connection (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=defaults.max_message_bytes,
+        help="largest inbound frame in bytes; a larger one closes with 1009 (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=defaults.idle_timeout,
+        help="seconds without a message before close (default: %(default)s)",
+    )
     parser.add_argument("--log-json", action="store_true", default=None, help="JSON logs always")
     parser.set_defaults(run=run_serve)
 

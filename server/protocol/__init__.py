@@ -211,6 +211,9 @@ from server.protocol.envelope import (
     ErrorMessage as ErrorMessage,
 )
 from server.protocol.envelope import (
+    GuildId as GuildId,
+)
+from server.protocol.envelope import (
     Hello as Hello,
 )
 from server.protocol.envelope import (
@@ -356,6 +359,15 @@ from server.protocol.quick_match import (
 )
 from server.protocol.quick_match import (
     MatchFound as MatchFound,
+)
+from server.protocol.races import (
+    COUNTDOWN_S as COUNTDOWN_S,
+)
+from server.protocol.races import (
+    MAX_PLAYERS as MAX_PLAYERS,
+)
+from server.protocol.races import (
+    TIME_LIMIT_S as TIME_LIMIT_S,
 )
 from server.protocol.races import (
     CountdownEvent as CountdownEvent,

@@ -10,7 +10,14 @@ from typing import Annotated, Any
 
 import msgspec
 
-from server.protocol.envelope import Message, PlayerInfo, Ranked, Request, UnrankedReason
+from server.protocol.envelope import (
+    GuildId,
+    Message,
+    PlayerInfo,
+    Ranked,
+    Request,
+    UnrankedReason,
+)
 from server.protocol.ratings import DealDifficulty
 from server.protocol.view import PlayerView
 
@@ -36,7 +43,7 @@ class DailyStart(Request, tag="daily_start", kw_only=True):
     """Start an attempt at today's deal: your first one is ranked, later ones are practice."""
 
     variant: str
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
 
 
 class DailyBoard(Request, tag="daily_board", kw_only=True):
@@ -44,7 +51,7 @@ class DailyBoard(Request, tag="daily_board", kw_only=True):
 
     variant: str
     date: DateText | None = None
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
     ranked: bool = True
     page: PageNumber = 1
     page_size: PageSize = 20
@@ -55,7 +62,7 @@ class DailyAround(Request, tag="daily_around", kw_only=True):
 
     variant: str
     date: DateText | None = None
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
     span: Span = 3
 
 
@@ -99,7 +106,7 @@ class AllTimeBoard(Request, tag="leaderboard", kw_only=True):
 
     variant: str
     options: dict[str, int | str | bool] = {}
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
     page: PageNumber = 1
     page_size: PageSize = 20
     around_me: bool = False
@@ -116,7 +123,7 @@ class OpenRaces(Request, tag="open_races", kw_only=True):
     """Races not yet finished, of one guild and/or whose context contains ``context``
     (service clients only; no ``act_as``)."""
 
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
     context: dict[str, Any] | None = None
     limit: Limit = 100
 

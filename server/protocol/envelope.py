@@ -78,6 +78,11 @@ class Hello(Request, tag="hello", kw_only=True):
     locale: Locale = "en"
 
 
+# Where a request comes from in Discord (a guild's id, a snowflake of up to 20 digits), as
+# clients send it: stored with races, games and attempts, so it has a bound.
+GuildId = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+
+
 # A display name as a player gives it: at most 32 characters (what ``hello`` keeps of a
 # longer one); ``set_profile`` refuses a longer one rather than cutting it.
 ProfileName = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]

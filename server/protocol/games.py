@@ -6,9 +6,11 @@ docs/protocol.md, "Games", documents each message.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Final, Literal
 
-from server.protocol.envelope import Message, Request
+import msgspec
+
+from server.protocol.envelope import GuildId, Message, Request
 from server.protocol.ratings import DealDifficulty, Difficulty
 from server.protocol.view import PlayerView
 
@@ -22,8 +24,13 @@ class Practice(Request, tag="practice", kw_only=True):
     variant: str
     options: dict[str, int | str | bool] = {}
     seed: int | None = None
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
     difficulty: Difficulty | None = None
+
+
+# The longest time a record may claim: a week. Practice counts on no board, so a claimed
+# time changes nothing but what its own replay shows.
+RECORD_TIME_LIMIT_MS: Final = 7 * 24 * 3_600_000
 
 
 class PracticeRecord(Request, tag="practice_record", kw_only=True):
@@ -36,6 +43,9 @@ class PracticeRecord(Request, tag="practice_record", kw_only=True):
     seed: int
     actions: list[str]
     resigned: bool = False
+    # How long the game took, as the page measured it (ms): the game's clock then shows
+    # it. Without it a won record shows no time to speak of (started when it arrived).
+    time_ms: Annotated[int, msgspec.Meta(ge=0, le=RECORD_TIME_LIMIT_MS)] | None = None
 
 
 class Move(Request, tag="move", kw_only=True):

@@ -6,11 +6,12 @@ makes the events.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
 from server.protocol.envelope import (
+    GuildId,
     Message,
     PlayerInfo,
     Ranked,
@@ -21,6 +22,19 @@ from server.protocol.envelope import (
 
 StartMode = Literal["now", "manual", "countdown"]
 
+# The ranges of a race's numbers, (lowest, highest): the race core refuses a number
+# outside with ``invalid_options`` naming every one (server/core/race.py,
+# ``check_limits``), and the schema shows them as minimum and maximum.
+MAX_PLAYERS: Final = (1, 100)
+COUNTDOWN_S: Final = (0, 3600)
+TIME_LIMIT_S: Final = (1, 86400)
+
+
+def _within(bounds: tuple[int, int]) -> msgspec.Meta:
+    """A range shown in the schema (checked by the race core, not by decoding)."""
+    return msgspec.Meta(extra_json_schema={"minimum": bounds[0], "maximum": bounds[1]})
+
+
 # ---------------------------------------------------------------- client → server
 
 
@@ -30,13 +44,13 @@ class CreateRace(Request, tag="create_race", kw_only=True):
     variant: str
     options: dict[str, int | str | bool] = {}
     seed: int | None = None
-    max_players: int = 8
+    max_players: Annotated[int, _within(MAX_PLAYERS)] = 8
     start: StartMode = "manual"
-    countdown_s: int = 10
-    time_limit_s: int | None = None
+    countdown_s: Annotated[int, _within(COUNTDOWN_S)] = 10
+    time_limit_s: Annotated[int, _within(TIME_LIMIT_S)] | None = None
     allow_undo: bool = True
     allow_hints: bool = False
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
     context: dict[str, Any] | None = None
     join: bool = True
     # The server deals a seed the solver proved winnable (when it draws the seed).
@@ -60,7 +74,7 @@ class Rematch(Request, tag="rematch", kw_only=True):
     message), so it never takes the old race's context."""
 
     race: int
-    guild_id: str | None = None
+    guild_id: GuildId | None = None
     context: dict[str, Any] | None = None
 
 

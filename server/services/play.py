@@ -118,6 +118,8 @@ class GameService:
         if not won and not message.resigned:
             raise GameError("record_not_over")
         now = self.clock()
+        # The game's clock: it started as long before it arrived as the page says it took.
+        started = now - (message.time_ms or 0)
         game_id = await self.storage.create_entry(
             race_id=None,
             player_id=who.player_id,
@@ -126,7 +128,7 @@ class GameService:
             seed=message.seed,
             seed_public=True,
             guild_id=None,
-            created_at=now,
+            created_at=started,
         )
         status = "won" if won else "resigned"
         rows = [MoveRow(game_id, seq, action) for seq, action in enumerate(game.actions)]
@@ -139,7 +141,7 @@ class GameService:
             status=status,
             seed_public=True,
             move_ids={},
-            started_at=now,
+            started_at=started,
             finished_at=now if won else None,
         )
         return self._reply(live, None, message.id)

@@ -11,6 +11,7 @@ unreviewed by a stop are reviewed when the server starts again.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 
 import structlog
 
@@ -32,7 +33,10 @@ class FairPlay:
 
     def review_soon(self, game_ids: list[int]) -> None:
         """Review these games' unreviewed results once their commit is done (now)."""
-        task = asyncio.get_running_loop().create_task(self.review(game_ids))
+        # A context of its own: the review is nobody's request, and the log lines of the
+        # connection whose move ended the race would name that connection's player.
+        review = self.review(game_ids)
+        task = asyncio.get_running_loop().create_task(review, context=contextvars.Context())
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
@@ -66,7 +70,13 @@ class FairPlay:
             held = fairness.review(game, won=claim.won, moves=claim.moves, time_ms=claim.time_ms)
         await self.reviews.decide(claim, held)
         if held is not None:
-            log.warning("result_held", game=claim.game_id, reason=held, daily=claim.daily)
+            log.warning(
+                "result_held",
+                game=claim.game_id,
+                player=claim.player_id,
+                reason=held,
+                daily=claim.daily,
+            )
 
     async def close(self) -> None:
         """Let reviews under way finish (a stop leaves the rest for the next start)."""

@@ -16,11 +16,11 @@ from server.store.pool import guarded
 # The unreviewed claims: race results and daily wins alike; $1 the games (null: any), $2
 # how many at most.
 CLAIMS_SQL = """
-select r.entry_id, r.finished as won, r.moves, r.time_ms, false as daily
+select r.entry_id, r.finished as won, r.moves, r.time_ms, false as daily, r.player_id
 from results r
 where r.held = 'unreviewed' and ($1::bigint[] is null or r.entry_id = any($1::bigint[]))
 union all
-select d.entry_id, d.status = 'won', d.moves, d.time_ms, true
+select d.entry_id, d.status = 'won', d.moves, d.time_ms, true, d.player_id
 from daily_entries d
 where d.held = 'unreviewed' and ($1::bigint[] is null or d.entry_id = any($1::bigint[]))
 limit $2
@@ -36,6 +36,7 @@ class Claim:
     moves: int | None
     time_ms: int | None
     daily: bool
+    player_id: int  # whose result it is
 
 
 class Reviews:
@@ -56,7 +57,10 @@ class Reviews:
 
     async def _claims(self, game_ids: list[int] | None, limit: int) -> list[Claim]:
         rows = await self.pool.fetch(CLAIMS_SQL, game_ids, limit)
-        return [Claim(r["entry_id"], r["won"], r["moves"], r["time_ms"], r["daily"]) for r in rows]
+        return [
+            Claim(r["entry_id"], r["won"], r["moves"], r["time_ms"], r["daily"], r["player_id"])
+            for r in rows
+        ]
 
     @guarded
     async def decide(self, claim: Claim, held: str | None) -> None:

@@ -45,6 +45,7 @@ from server.transport.inbox import ArenaConnection
 IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
 SLOW_CLOSE = 4001  # close code: more than send_queue_bytes waited unread by the client
 FLOOD_CLOSE = 1008  # policy violation: the rate limit was ignored
+BINARY_FRAME = "a binary frame: send each message as JSON in a text frame"
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -298,6 +299,8 @@ class Connection:
                 return await self.refuse(frame)
             self.rejected = 0
             try:
+                if isinstance(frame, bytes):  # JSON comes in text frames (RFC 8259 is text)
+                    raise ProtocolError("bad_json", reason=BINARY_FRAME)
                 message = p.parse(frame)
             except ArenaError as err:
                 await self.reply_error(err)

@@ -99,6 +99,8 @@ export class OfflinePractice {
       seed: this.meta.seed,
       actions: [...this.game.actions],
       resigned: status === "resigned",
+      // How long it took, so that the server's copy shows the time played.
+      time_ms: Math.max(0, (this.meta.finished_at ?? Date.now()) - this.meta.started_at),
     });
   }
 }

@@ -31,6 +31,7 @@ CALLS: dict[tuple[type, str], tuple[Any, ...]] = {
     (BoardStore, "names"): ([1, 2],),
     (BoardStore, "figures"): (1, None),
     (BoardStore, "rating_board"): ("klondike", '{"passes":0}', None, 7.0),
+    (BoardStore, "bar_count"): (),
     (BoardStore, "race_history"): (1, 10, None),
     (BoardStore, "race"): (1,),
     (BoardStore, "race_results"): (1,),
