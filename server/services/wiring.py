@@ -11,6 +11,8 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
+
 from server.core.limits import AddressLimits, AddressRates
 from server.core.place import ALONE, Place
 from server.ops.config import ServerConfig
@@ -133,15 +135,18 @@ def build_services(
     clock: Callable[[], int] = now_ms,
     place: Place = ALONE,
     relay: Relay | None = None,
+    lease_pool: asyncpg.Pool | None = None,
 ) -> Services:
     """Build every service of a process over one store, committer and solver pool;
-    ``relay`` tells the other processes on the database (none: there are none)."""
+    ``relay`` tells the other processes on the database (none: there are none), and the
+    leases are renewed on ``lease_pool`` (none: the store's pool)."""
     games = GameCache(storage, config.game_cache_size)
     solver = SolverPool(config.solver_workers)
     solver_help = SolverHelp(solver, config.solver_help_seconds)
     winnability = WinnabilityWatch(solver_help)
     fair_play = FairPlay(storage, Reviews(storage.pool))
-    leases = RaceLeases(LeaseStore(storage.pool, committer.origin), place, config.lease_seconds)
+    lease_store = LeaseStore(lease_pool or storage.pool, committer.origin)
+    leases = RaceLeases(lease_store, place, config.lease_seconds)
     relay = Alone() if relay is None else relay
     deal_store = DealStore(storage.pool)
     rating_store = RatingStore(storage.pool)

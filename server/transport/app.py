@@ -49,6 +49,9 @@ from server.transport.sign_in import SignInRoutes
 log = structlog.get_logger(__name__)
 T = TypeVar("T")
 
+# Connections of the leases' own pool: renewals, sweeps for orphans, takes.
+LEASE_CONNECTIONS = 2
+
 
 class ArenaServer:
     """One running server on one database."""
@@ -69,6 +72,7 @@ class ArenaServer:
         self._extensions = enable_server_permessage_deflate(None) if config.compression else None
         self.metrics = Metrics()
         self._pool: asyncpg.Pool | None = None
+        self._lease_pool: asyncpg.Pool | None = None
         self._server: Server | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.services: Services | None = None
@@ -91,6 +95,9 @@ class ArenaServer:
         """Migrate the database, load unfinished races, and listen."""
         await migrate(self.database_url)
         self._pool = await open_pool(self.database_url, self.config.pool_size)
+        # The leases' own connections: a renewal that queued behind the players' queries
+        # on a busy pool could come too late, and the process's races would change hands.
+        self._lease_pool = await open_pool(self.database_url, LEASE_CONNECTIONS)
         storage = Storage(self._pool)
         signer = TokenSigner(await storage.secret())
         self.committer = GroupCommitter(
@@ -108,7 +115,14 @@ class ArenaServer:
             fanout = NatsFanout(self.config.nats_url, name=f"solitaire-{self.place.index}")
             await fanout.start()
         services = self.services = build_services(
-            storage, self.committer, self.metrics, self.config, self.clock, self.place, fanout
+            storage,
+            self.committer,
+            self.metrics,
+            self.config,
+            self.clock,
+            self.place,
+            fanout,
+            self._lease_pool,
         )
         routed = routes(services)
         sign_in = SignInRoutes(self.config, services.accounts, signer, self.clock)
@@ -260,13 +274,15 @@ class ArenaServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.services.leases.release(), self.config.shutdown_timeout)
             await self.services.close()
-        if self._pool is not None:
+        for pool in (self._pool, self._lease_pool):
+            if pool is None:
+                continue
             # A connection some task still holds must not keep the stop waiting for ever.
             try:
-                await asyncio.wait_for(self._pool.close(), self.config.shutdown_timeout)
+                await asyncio.wait_for(pool.close(), self.config.shutdown_timeout)
             except TimeoutError:
                 log.warning("pool_terminated")
-                self._pool.terminate()
+                pool.terminate()
         log.info("stopped")
 
     async def __aenter__(self) -> ArenaServer:
