@@ -71,7 +71,7 @@ def session(game: engine.Game) -> GameSession:
 def helped_hint(live: GameSession, seed: int, budget: Budget) -> str | None:
     game = live.game
     if live.solver_hint() is None:
-        from_deal = live.solver_line is None
+        from_deal = live.solver_line is None and game.hints > 0
         line = hint_line(game.variant, game.options, seed, list(game.actions), budget, from_deal)
         if line is not None:
             live.keep_solver_line(line)

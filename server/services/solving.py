@@ -236,7 +236,7 @@ def hint_line(
     (``GameSession.solver_hint``). In canonical notation; None when the solver finds
     no win in time.
 
-    ``from_deal`` (a game with no line yet: its first hint, or rebuilt from its record
+    ``from_deal`` (a game hinted before that has no line: rebuilt from its record
     since): the deal's own win is searched first and kept when the game has followed it
     so far. The search is deterministic, so a game rebuilt mid-way gets back the very
     line it was following, whatever its last move was.

@@ -54,7 +54,7 @@ def helped_hint(live: GameSession, seed: int) -> tuple[str | None, str | None]:
     """A hint as ``GameService.hint`` gives it with the solver's help."""
     game = live.game
     if live.solver_hint() is None:
-        from_deal = live.solver_line is None
+        from_deal = live.solver_line is None and game.hints > 0
         line = hint_line(game.variant, game.options, seed, list(game.actions), BUDGET, from_deal)
         if line is not None:
             live.keep_solver_line(line)
