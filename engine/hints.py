@@ -18,19 +18,23 @@ play in view (the positions it passed through, the moves that led there), and:
   a move that turns a face-down card up; any other card home; a card from the waste
   onto a column; a card that settles onto its own predecessor (``settled``: it lay on
   a face-down card, on a card it does not follow, or alone in a column it does not
-  need, as a non-King); a move that makes one of these possible where it was not
-  before (a card uncovered for its foundation, for the waste top, or for another card
-  to settle on); the stock; a card back from a foundation that makes one of these
-  possible; and in Spider, when a deal waits for an empty pile, a move onto it.
-  Anything else (a card shuffled between equal places) is never hinted: once nothing
-  in these tiers is left, the hint is ``None``.
+  need, as a non-King); a move between columns that makes one of these possible where
+  no move from the same place to the same place could before (a card uncovered for its
+  foundation, for the waste top, or for another card to settle on), unless it
+  unsettles its own card; the stock; a card back from a foundation that lets a card
+  turn up or leave the waste; and in Spider, when a deal waits for an empty pile, a
+  move onto it from a pile that keeps cards (while a deal waits, no Spider hint
+  empties a pile). Anything else (a card shuffled between equal places) is never
+  hinted: once nothing in these tiers is left, the hint is ``None``.
 
 Every tier but the stock, the enabling moves and the filling of an empty pile strictly
 improves the table (more cards home, fewer face down, fewer in the talon, fewer
-unsettled), an enabling move is followed by the move it enables, and the stock is
-bounded by the rule above; so hints alone never repeat a position and end. The hint
-uses no card the player cannot see: what it compares beyond that (whole positions) the
-player has seen. ``server/web/rules.js`` mirrors this module move for move.
+unsettled) and none makes it worse; an enabling move is followed by the move it
+enables; a card back from a foundation is paid for by a card turned up or out of the
+waste, which never come back; the stock is bounded by the rules above, and Spider's
+deals by its stock. So hints alone never repeat a position, and end. The hint uses no
+card the player cannot see: what it compares beyond that (whole positions) the player
+has seen. ``server/web/hints.js`` mirrors this module move for move.
 """
 
 from __future__ import annotations

@@ -229,9 +229,9 @@ class GameService:
             raise RaceError("hints_disabled")
         helped = live.status == "playing" and live.solver_may_help(race)
         if helped and live.solver_hint() is None:
-            # A game without a line (its first hint, or rebuilt since) may be on the
-            # deal's own line; one that left its line asks from where it stands.
-            from_deal = live.solver_line is None
+            # A game hinted before that holds no line (rebuilt from its record since)
+            # may be on the deal's own line; any other asks from where it stands.
+            from_deal = live.solver_line is None and live.game.hints > 0
             line = await self.solver_help.hint_line(live.game, from_deal)
             if line is not None:
                 live.keep_solver_line(line)  # followed from where the game stands now

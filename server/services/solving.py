@@ -236,7 +236,7 @@ def hint_line(
     (``GameSession.solver_hint``). In canonical notation; None when the solver finds
     no win in time.
 
-    ``from_deal`` (a game with no line yet: its first hint, or rebuilt from its record
+    ``from_deal`` (a game hinted before that has no line: rebuilt from its record
     since): the deal's own win is searched first and kept when the game has followed it
     so far. The search is deterministic, so a game rebuilt mid-way gets back the very
     line it was following, whatever its last move was.
@@ -260,10 +260,10 @@ def hint_line(
     if result.verdict is not Verdict.WON:
         return None
     win: list[Move] | None = without_detours(rules, position, list(result.moves))
-    if played and win and _goes_back(rules, game.line()[-1], position, win[0]):
+    history = game.line()
+    if history and win and _goes_back(rules, history[-1], position, win[0]):
         # What the first search left of two budgets (it mostly takes a fraction of one).
         left = Budget(2 * budget.max_nodes - result.nodes, 2 * budget.max_seconds - result.seconds)
-        history = game.line()
         first = hint_move(rules, position, history)
         win = _win_not_going_back(rules, history[-1], position, win, first, left)
     if win is None:

@@ -32,7 +32,7 @@ SEEDS: dict[str, tuple[int, ...]] = {
     "spider-1": (0, 1, 2, 3, 4, 5, 6, 7),
     "spider-2": (0, 1, 2, 3, 4, 5, 6, 7),
     "spider-4": (2, 6, 7, 10, 17, 29, 34, 40),
-    "yukon": (0, 1, 2, 3, 4, 6, 7, 8),
+    "yukon": (0, 1, 2, 3, 4, 5, 6, 7),
     "russian": (14, 18, 41, 59, 66, 73, 100, 108),
     "alaska": (0, 2, 3, 5, 6, 7, 8, 9),
 }
@@ -54,7 +54,7 @@ def helped_hint(live: GameSession, seed: int) -> tuple[str | None, str | None]:
     """A hint as ``GameService.hint`` gives it with the solver's help."""
     game = live.game
     if live.solver_hint() is None:
-        from_deal = live.solver_line is None
+        from_deal = live.solver_line is None and game.hints > 0
         line = hint_line(game.variant, game.options, seed, list(game.actions), BUDGET, from_deal)
         if line is not None:
             live.keep_solver_line(line)
