@@ -36,7 +36,6 @@ from bot.table import Table
 from bot.views import BoardButton, BoardSelect, RaceButton
 
 log = logging.getLogger("bot")
-OPTIONS_FILE = "board-options.json"  # the players' board options, in the state folder
 
 
 class SettingsError(ValueError):
@@ -96,7 +95,7 @@ class SolitaireBot(commands.Bot):
         self.arena = client
         self.desk = desk
         self.state = state or state_dir()  # where the bot keeps what it must remember
-        self.table = Table(client, desk, options_file=self.state / OPTIONS_FILE)
+        self.table = Table(client, desk)
         self._desk_task: asyncio.Task[None] | None = None
         self._reattached = False
         self.offer: CommandOffer | None = None  # made once logged in (the application id)

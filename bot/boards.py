@@ -18,11 +18,9 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import discord
-import msgspec
 
 from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
@@ -32,7 +30,6 @@ from bot.i18n import error_text, locale_of, text, variant_name
 from bot.layout import board_layout
 from bot.moves_text import readable_move, safe_home_moves
 from bot.render import TEXT_SUITS, board_text, card_text, format_time, game_time
-from bot.state import read_json, write_atomically
 from bot.views import BoardOp, MoveModal, board_buttons, face_down, split_selection
 
 log = logging.getLogger(__name__)
@@ -79,8 +76,8 @@ class Pressed:
 
 @dataclass
 class Prefs:
-    """A player's board options (``/solitaire options``), kept across restarts in the
-    bot's state folder (``Boards.options_file``)."""
+    """A player's board options (``/solitaire options``), kept across restarts by the
+    server (``set_preferences``, docs/protocol.md) and cached here."""
 
     one_tap: bool = False  # a tap plays wherever it fits (the server's one-tap rule)
     auto_home: bool = False  # safe cards go to the foundations by themselves
@@ -255,7 +252,6 @@ class Boards:
         *,
         cooldown: Cooldown | None = None,
         monotonic: Callable[[], float] = time.monotonic,
-        options_file: Path | None = None,
     ) -> None:
         self.client = client
         self.desk = desk
@@ -276,11 +272,8 @@ class Boards:
         # game → cards the auto-home option sent home after its last move, which
         # ``/solitaire undo`` takes back with the move (the board's Undo carries them).
         self.sent_home: dict[int, int] = {}
-        # Discord user → board options; kept in ``options_file`` (None: in memory only).
-        self.options_file = options_file
-        self.prefs: dict[int, Prefs] = (
-            read_json(options_file, dict[int, Prefs], {}) if options_file is not None else {}
-        )
+        # Discord user → board options, as the server keeps them (asked once a run).
+        self.prefs: dict[int, Prefs] = {}
         # How boards write the suits: the application's card emoji once installed
         # (bot/card_emoji.py), else the text marks.
         self.suits: Mapping[str, str] = TEXT_SUITS
@@ -378,23 +371,34 @@ class Boards:
         """The board options of Discord user ``user`` (the defaults for nobody)."""
         return self.prefs.get(user, Prefs()) if user is not None else Prefs()
 
-    def set_prefs(self, user: int, one_tap: bool | None, auto_home: bool | None) -> Prefs:
-        """Change the options of ``user`` that are given and keep them on disk (a user
-        back at the defaults is left out of the file); returns the options now."""
-        prefs = self.prefs.get(user, Prefs())
-        if one_tap is not None:
-            prefs.one_tap = one_tap
-        if auto_home is not None:
-            prefs.auto_home = auto_home
-        if prefs == Prefs():
-            self.prefs.pop(user, None)
-        else:
-            self.prefs[user] = prefs
-        if self.options_file is not None:
-            try:
-                write_atomically(self.options_file, msgspec.json.encode(self.prefs))
-            except OSError as err:  # the options hold while the bot runs
-                log.warning("board options cannot be kept in %s: %s", self.options_file, err)
+    async def set_prefs(self, actor: Actor, one_tap: bool | None, auto_home: bool | None) -> Prefs:
+        """Change the options of ``actor`` that are given, kept by the server (and the
+        language they read the bot in); returns the options now."""
+        reply = await self.client.request(
+            "set_preferences", actor, one_tap=one_tap, auto_home=auto_home, locale=actor.locale
+        )
+        return self._keep_prefs(actor.user_id, reply["preferences"])
+
+    async def load_prefs(self, actor: Actor) -> Prefs:
+        """The options of ``actor``: from the cache, else from the server (once a run).
+        A user at hand whose language is not the one kept is kept in theirs, so the
+        bot's DMs speak it after a restart too."""
+        known = self.prefs.get(actor.user_id)
+        if known is not None:
+            return known
+        reply = await self.client.request("get_preferences", actor)
+        stored = reply["preferences"]
+        if actor.introduce and stored.get("locale") != actor.locale:
+            reply = await self.client.request("set_preferences", actor, locale=actor.locale)
+            stored = reply["preferences"]
+        return self._keep_prefs(actor.user_id, stored)
+
+    def _keep_prefs(self, user: int, stored: Mapping[str, Any]) -> Prefs:
+        if user not in self.prefs and len(self.prefs) >= MAX_BOARDS:
+            self.prefs.clear()  # forgetting costs one request when they come back
+        prefs = self.prefs[user] = Prefs(bool(stored["one_tap"]), bool(stored["auto_home"]))
+        if stored.get("locale"):
+            self.locales.setdefault(user, stored["locale"])
         return prefs
 
     def draw(self, game: int, pressed: Pressed, actor: Actor) -> discord.ui.LayoutView:
@@ -478,6 +482,7 @@ class Boards:
     ) -> None:
         """Send ``game``'s board as a new private message."""
         actor = self.actor(interaction)
+        await self.load_prefs(actor)
         if reply is None:
             reply = await _view(self.client, actor, game)
         self.games[actor.user_id] = game
@@ -542,6 +547,7 @@ class Boards:
             arg = undo_arg(arg, self.sent_home.get(game, 0))
         try:
             self.sent_home.pop(game, None)
+            await self.load_prefs(actor)
             pressed = await PRESSES[op](self.client, actor, game, arg, sel)
             # Only after a move of the player's: after an Undo the card it took back
             # would go straight home again, and the move before it could never be undone.

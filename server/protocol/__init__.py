@@ -233,6 +233,18 @@ from server.protocol.games import (
 from server.protocol.games import (
     WinnabilityReply as WinnabilityReply,
 )
+from server.protocol.preferences import (
+    GetPreferences as GetPreferences,
+)
+from server.protocol.preferences import (
+    Preferences as Preferences,
+)
+from server.protocol.preferences import (
+    PreferencesReply as PreferencesReply,
+)
+from server.protocol.preferences import (
+    SetPreferences as SetPreferences,
+)
 from server.protocol.races import (
     CountdownEvent as CountdownEvent,
 )

@@ -59,6 +59,7 @@ from server.protocol.games import (
     ViewReply,
     WinnabilityReply,
 )
+from server.protocol.preferences import GetPreferences, PreferencesReply, SetPreferences
 from server.protocol.races import (
     CreateRace,
     Event,
@@ -103,6 +104,8 @@ ClientMessage = (
     | AllTimeBoard
     | MyGames
     | OpenRaces
+    | GetPreferences
+    | SetPreferences
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -127,6 +130,7 @@ ServerMessage = (
     | AllTimeReply
     | MyGamesReply
     | OpenRacesReply
+    | PreferencesReply
 )
 
 

@@ -19,6 +19,7 @@ from server.services.leaderboard import Leaderboard
 from server.services.lease import RaceLeases
 from server.services.listings import Listings
 from server.services.play import GameService
+from server.services.preferences import PreferenceService
 from server.services.races import RaceService
 from server.services.relay import Relay
 from server.services.review import FairPlay
@@ -29,6 +30,7 @@ from server.store.commit import GroupCommitter
 from server.store.daily import DailyStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
+from server.store.preferences import PreferenceStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
 
@@ -56,6 +58,7 @@ class Services:
     dailies: Dailies
     boards: Leaderboard
     listings: Listings
+    preferences: PreferenceService
 
     async def close(self) -> None:
         """Let reviews under way finish; stop the solver's worker processes."""
@@ -102,4 +105,5 @@ def build_services(
         dailies=dailies,
         boards=Leaderboard(BoardStore(storage.pool), clock, daily_limit_ms, solver_help),
         listings=Listings(ListingStore(storage.pool), clock),
+        preferences=PreferenceService(PreferenceStore(storage.pool)),
     )

@@ -61,6 +61,8 @@ def routes(s: Services) -> Routes:
             p.GetReplay: lambda who, m, sub: s.boards.replay(who, m),
             p.AllTimeBoard: lambda who, m, sub: s.boards.all_time(who, m),
             p.MyGames: lambda who, m, sub: s.listings.my_games(who, m),
+            p.GetPreferences: lambda who, m, sub: s.preferences.get(who, m),
+            p.SetPreferences: lambda who, m, sub: s.preferences.set(who, m),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),
