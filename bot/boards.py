@@ -2,8 +2,9 @@
 
 ``Boards`` holds what the bot remembers of its players (the game each plays, their
 language, each game's last board message) and draws boards from the server's replies.
-A press on a board names a ``BoardOp`` (bot/views.py); ``PRESSES`` maps each op to
-the one request it makes and the board it leads to, so a press is: ask the server
+A press on a board names a ``BoardOp`` (bot/views.py); ``PRESSES`` (bot/presses.py)
+maps each op to the one request it makes and the board it leads to, so a press is: ask
+the server
 acting for the user who pressed (so nobody can act for another), then answer Discord
 once with the redrawn board (a defer first only when the server is slow). A refused
 move redraws the board with the server's reason above it.
@@ -13,11 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -26,10 +24,20 @@ from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
-from bot.i18n import error_text, locale_of, text, variant_name
+from bot.i18n import error_text, locale_of, text
 from bot.layout import board_layout
-from bot.moves_text import readable_move, safe_home_moves
-from bot.render import TEXT_SUITS, board_text, card_text, format_time, game_time
+from bot.moves_text import safe_home_moves
+from bot.presses import (
+    PRESSES,
+    Prefs,
+    Pressed,
+    new_move_id,
+    top_card,
+    typed_text,
+    undo_arg,
+    view_of,
+)
+from bot.render import TEXT_SUITS, board_text, card_text
 from bot.views import BoardOp, MoveModal, board_buttons, face_down, split_selection
 
 log = logging.getLogger(__name__)
@@ -47,198 +55,6 @@ ANSWER_BUDGET = 2.0
 def wall_ms() -> int:
     """The bot's clock: milliseconds since the epoch, comparable with server times."""
     return time.time_ns() // 1_000_000
-
-
-def typed_text(raw: str) -> str:
-    """A typed move as it goes to the server: trimmed, at most 100 characters, and never
-    read as a board button's "pick the card" target (which starts with ``?``)."""
-    return raw.strip()[:100].lstrip("?") or "-"
-
-
-def new_move_id() -> str:
-    """A fresh id that makes a retransmitted move apply only once."""
-    return uuid.uuid4().hex[:16]
-
-
-@dataclass
-class Pressed:
-    """What a press led to: the server's reply (carrying the view) and how to draw it."""
-
-    reply: Mapping[str, Any]
-    sel: str = ""
-    notice: str | None = None
-    confirm_resign: bool = False
-    target: str | None = None
-    hint: str | None = None  # a hinted move, lit on the board and played by one tap
-    undo_to: str = ""  # a one-tap move's source, selected again by the next Undo
-    sent_home: int = 0  # safe cards the player's option sent home after this move
-
-
-@dataclass
-class Prefs:
-    """A player's board options (``/solitaire options``), kept across restarts by the
-    server (``set_preferences``, docs/protocol.md) and cached here."""
-
-    one_tap: bool = False  # a tap plays wherever it fits (the server's one-tap rule)
-    auto_home: bool = False  # safe cards go to the foundations by themselves
-
-
-# One press: (client, who pressed, game, the button's arg, the board's selection).
-Press = Callable[[ArenaClient, Actor, int, str, str], Awaitable[Pressed]]
-
-
-async def _view(client: ArenaClient, actor: Actor, game: int) -> Mapping[str, Any]:
-    return await client.request("get_view", actor, game=game)
-
-
-async def _select(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    new_sel = sel or arg
-    source, _ = split_selection(new_sel)
-    notice = text(actor.locale, "selected", source=source)
-    return Pressed(await _view(client, actor, game), new_sel, notice)
-
-
-async def _target(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    if not arg.startswith("?"):
-        pressed = await _move(client, actor, game, arg)
-        source = arg.partition(":")[0]
-        if re.fullmatch(r"\d+|w|f\d", source):  # a source alone: the one-tap rule chose
-            pressed.undo_to = source
-        return pressed
-    # Several cards of the source reach the target: the menu offers them. (A bare "?"
-    # comes from a board drawn before targets carried their pile.)
-    target = arg[1:] or None
-    notice = (
-        text(actor.locale, "pick_card_to", target=target)
-        if target
-        else text(actor.locale, "pick_card")
-    )
-    return Pressed(await _view(client, actor, game), sel, notice, target=target)
-
-
-async def _move(client: ArenaClient, actor: Actor, game: int, move: str) -> Pressed:
-    reply = await client.request("move", actor, game=game, text=move, move_id=new_move_id())
-    return Pressed(reply)
-
-
-async def _draw(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return await _move(client, actor, game, "d")
-
-
-def undo_arg(undo_to: str, sent_home: int) -> str:
-    """The Undo button's argument: the source to select again after it (a one-tap move's)
-    and, after ``+``, how many cards the auto-home option sent home after the move."""
-    return f"{undo_to}+{sent_home}" if sent_home else undo_to
-
-
-async def _undo(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    # Cards sent home by the option after the last move are taken back with it: the
-    # player made one move, so one Undo puts back what it set off.
-    source, _, count = arg.partition("+")
-    for _ in range(int(count) if count.isdigit() else 0):
-        await client.request("undo", actor, game=game, move_id=new_move_id())
-    reply = await client.request("undo", actor, game=game, move_id=new_move_id())
-    # After a one-tap move, Undo selects its source again: the next tap picks the target.
-    keep = source if source in (reply["view"].get("legal_moves") or {}) else ""
-    notice = text(actor.locale, "selected", source=source) if keep else None
-    return Pressed(reply, sel=keep, notice=notice)
-
-
-async def _jump_back(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await client.request("jump_back", actor, game=game, move_id=new_move_id()))
-
-
-async def _hint(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    reply = await client.request("hint", actor, game=game)
-    hint = reply.get("hint")
-    notice = (
-        text(actor.locale, "hint_is", move=readable_move(reply["view"], hint, actor.locale))
-        if hint
-        else text(actor.locale, "no_hint")
-    )
-    # The hint is lit: its source selected, its target ready to play it in one tap.
-    sel = ""
-    if hint and ">" in hint:
-        head = hint.split(">")[0]
-        source, _, size = head.partition(":")
-        sel = f"{source}.{size}" if size else source
-    return Pressed(reply, sel=sel, notice=notice, hint=hint)
-
-
-async def _share(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    reply = await _view(client, actor, game)
-    line = won_line(reply, actor.locale, daily=arg or None)
-    return Pressed(reply, notice=shared(line, actor.locale) if line else None)
-
-
-def _top_card(view: Mapping[str, Any], source: str) -> str | None:
-    if source == "w":
-        visible = (view.get("waste") or {}).get("visible") or []
-        return visible[-1] if visible else None
-    if source.isdigit():
-        up = view["tableau"][int(source) - 1]["up"]
-        return up[-1] if up else None
-    return None
-
-
-def won_line(reply: Mapping[str, Any], locale: str, daily: str | None = None) -> str | None:
-    """A won game as a line to share, spoiler-free: what was played (the daily and its
-    date, the race, or the deal code), the time and the moves; None unless won."""
-    view = reply["view"]
-    if view.get("status") != "won" and view.get("outcome") != "won":
-        return None
-    variant = variant_name(locale, view["variant"])
-    if daily:
-        what = text(locale, "share_daily", variant=variant, date=daily)
-    elif reply.get("race"):
-        what = text(locale, "race_title", race=reply["race"], variant=variant)
-    elif view.get("deal_code"):
-        what = text(locale, "share_deal", variant=variant, code=view["deal_code"])
-    else:
-        what = variant
-    moves = (view.get("counters") or {}).get("moves", 0)
-    played = game_time(view, None)
-    result = text(locale, "share_won", time=format_time(played or 0), moves=moves)
-    return text(locale, "share_game", what=what, result=result)
-
-
-def shared(line: str, locale: str) -> str:
-    """A line to copy: in a code block (no emoji in it, which code blocks would not show)."""
-    return f"{text(locale, 'share_intro')}\n```\n{line}\n```"
-
-
-async def _finish(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await client.request("auto_finish", actor, game=game))
-
-
-async def _resign(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    notice = text(actor.locale, "confirm_resign")
-    return Pressed(await _view(client, actor, game), notice=notice, confirm_resign=True)
-
-
-async def _resign_confirmed(
-    client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
-) -> Pressed:
-    return Pressed(await client.request("resign", actor, game=game))
-
-
-async def _cancel(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await _view(client, actor, game))
-
-
-PRESSES: Mapping[BoardOp, Press] = {
-    BoardOp.SELECT: _select,
-    BoardOp.TARGET: _target,
-    BoardOp.CANCEL: _cancel,
-    BoardOp.DRAW: _draw,
-    BoardOp.UNDO: _undo,
-    BoardOp.JUMP_BACK: _jump_back,
-    BoardOp.HINT: _hint,
-    BoardOp.FINISH: _finish,
-    BoardOp.RESIGN: _resign,
-    BoardOp.RESIGN_CONFIRMED: _resign_confirmed,
-    BoardOp.SHARE: _share,
-}
 
 
 class Boards:
@@ -465,7 +281,7 @@ class Boards:
         task.add_done_callback(self._redrawn)
 
     async def _redraw(self, game: int, actor: Actor, edit: BoardEdit) -> None:
-        reply = await _view(self.client, actor, game)
+        reply = await view_of(self.client, actor, game)
         await edit(self.board(game, reply, actor.locale, user=actor.user_id))
 
     def _redrawn(self, task: asyncio.Task[None]) -> None:
@@ -484,7 +300,7 @@ class Boards:
         actor = self.actor(interaction)
         await self.load_prefs(actor)
         if reply is None:
-            reply = await _view(self.client, actor, game)
+            reply = await view_of(self.client, actor, game)
         self.games[actor.user_id] = game
         layout = self.board(game, reply, actor.locale, notice=notice, user=actor.user_id)
         message = await send(interaction, None, view=layout)
@@ -564,7 +380,7 @@ class Boards:
             if err.view is not None:
                 return Pressed({"view": err.view, "game": game}, notice=notice)
             try:
-                reply = await _view(self.client, actor, game)
+                reply = await view_of(self.client, actor, game)
             except ServerError:
                 raise err from None
             return Pressed(reply, notice=notice)
@@ -581,7 +397,7 @@ class Boards:
             if not safe:
                 break
             source = safe[0].split(">")[0]
-            card = _top_card(view, source)
+            card = top_card(view, source)
             try:
                 reply = await self.client.request(
                     "move", actor, game=game, text=safe[0], move_id=new_move_id()

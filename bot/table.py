@@ -18,10 +18,10 @@ from typing import Any
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import Pressed, typed_text
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
+from bot.presses import Pressed, typed_text
 from bot.race_messages import RaceMessages, parse_deal
 from bot.standings import Standings
 from bot.views import BoardOp

@@ -18,9 +18,9 @@ from discord_fakes import Bot, FakeBot, FakeChannel, FakeInteraction, FakeUser, 
 from discord_rules import layout_text
 
 import engine
-from bot.boards import Prefs
 from bot.client import Actor
 from bot.cog import SolitaireCog
+from bot.presses import Prefs
 from bot.table import Table
 from server.transport.app import ArenaServer
 

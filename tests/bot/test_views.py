@@ -11,8 +11,8 @@ from board_sweep import APP_SUITS, views_along
 from discord_rules import rule_breaks
 
 import engine
-from bot.boards import won_line
 from bot.layout import board_layout, component_count
+from bot.presses import won_line
 from bot.render import board_text
 from bot.views import BoardButton, BoardButtons, BoardOp, board_buttons, race_view, split_selection
 
