@@ -28,9 +28,9 @@ from phone_board import PHONE_WIDTH, boards_to_show, measure, page_html  # noqa:
 from playwright.async_api import async_playwright  # noqa: E402
 
 from bot.i18n import text  # noqa: E402
+from bot.race_buttons import race_view, start_view  # noqa: E402
 from bot.races import RaceState, render_race, result_line  # noqa: E402
 from bot.result_card import result_png, share_grid  # noqa: E402
-from bot.views import race_view, start_view  # noqa: E402
 from server import protocol as p  # noqa: E402
 
 NAMES = ("Alice", "Bernd", "Cleo", "Dara")

@@ -30,10 +30,11 @@ from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, dm_commands, server_commands
 from bot.command_sync import CommandOffer
 from bot.desk import RACERS_FILE, RaceDesk
+from bot.race_buttons import RaceButton
 from bot.spread import SpreadClient
 from bot.state import state_dir
 from bot.table import Table
-from bot.views import BoardButton, BoardSelect, RaceButton
+from bot.views import BoardButton, BoardSelect
 
 log = logging.getLogger("bot")
 

@@ -25,10 +25,10 @@ import msgspec
 
 from bot.coalesce import EditCoalescer
 from bot.i18n import text
+from bot.race_buttons import race_view, start_view
 from bot.races import RaceState, render_race, result_line
 from bot.result_card import result_png, share_grid
 from bot.state import read_json, write_atomically
-from bot.views import race_view, start_view
 
 log = logging.getLogger(__name__)
 

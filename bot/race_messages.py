@@ -21,9 +21,9 @@ from bot.boards import Boards
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
 from bot.presses import shared
+from bot.race_buttons import quit_view, race_view
 from bot.races import RaceState, plain_name, render_race
 from bot.render import format_time
-from bot.views import quit_view, race_view
 from server import protocol as p
 
 
