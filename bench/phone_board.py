@@ -6,7 +6,9 @@ bot's own board builder, lays each out as Discord's phone app would
 (tests/bot/phone_board.py) in Debian's chromium, and prints: the message's height with
 its buttons, the column lines that wrapped (of all column lines), whether the counters
 kept to one line, and the rows of buttons that wrapped. ``--shots DIR`` also saves a
-screenshot of each (docs/discord/ keeps them).
+screenshot of each (docs/discord/ keeps them), and of a race's channel messages: its
+lobby, its running standings, its thread (the start's mention, the result card) and
+the result card's picture.
 
     .venv/bin/python bench/phone_board.py [--shots docs/discord]
 """
@@ -24,6 +26,85 @@ sys.path[0:1] = [str(ROOT), str(ROOT / "tests" / "bot")]
 from board_sweep import APP_SUITS, board_table  # noqa: E402
 from phone_board import PHONE_WIDTH, boards_to_show, measure, page_html  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
+
+from bot.i18n import text  # noqa: E402
+from bot.race_buttons import race_view, start_view  # noqa: E402
+from bot.races import RaceState, render_race, result_line  # noqa: E402
+from bot.result_card import result_png, share_grid  # noqa: E402
+from server import protocol as p  # noqa: E402
+
+NAMES = ("Alice", "Bernd", "Cleo", "Dara")
+
+
+def race_state(state: str) -> RaceState:
+    """A four-player Klondike race in ``state`` (lobby, running, finished), as the desk
+    holds it."""
+    settings = p.RaceSettings(
+        variant="klondike",
+        options={},
+        max_players=8,
+        start="manual",
+        countdown_s=10,
+        time_limit_s=600,
+        allow_undo=True,
+        allow_hints=False,
+    )
+    homes = (52, 31, 17, 9) if state != "lobby" else (0, 0, 0, 0)
+    players = [
+        p.Standing(player=n + 1, name=name, foundation=homes[n], moves=40 + 20 * n)
+        for n, name in enumerate(NAMES)
+    ]
+    ranking = None
+    if state == "finished":
+        ranking = [
+            p.Ranked(
+                player=n + 1,
+                name=name,
+                foundation=homes[n],
+                moves=143 - 20 * n,
+                finished=n == 0,
+                time_ms=192_000 if n == 0 else None,
+                resigned=n == 3,
+                rank=n + 1,
+            )
+            for n, name in enumerate(NAMES)
+        ]
+    info = p.RaceInfo(
+        race=12,
+        state=state,
+        seq=9,
+        creator=1,
+        settings=settings,
+        commitment="3f9a" * 16,
+        players=players,
+        starts_at=1_796_060_861_150 if state != "lobby" else None,
+        ends_at=1_796_061_461_150 if state != "lobby" else None,
+        ranking=ranking,
+        seed="43" if state == "finished" else None,
+        salt="ab" if state == "finished" else None,
+        order=[1, 2, 3, 4] if state == "running" else None,
+    )
+    return RaceState(info)
+
+
+async def race_shots(page: object, shots: Path) -> None:
+    """Screenshots of a race's channel messages, on the dark theme."""
+    pages = []
+    for state in ("lobby", "running", "finished"):
+        race = race_state(state)
+        ui = race_view(race.race, race.state, "en", race.info.settings.start)
+        pages.append((f"race-{state}", render_race(race, "en"), ui, None))
+    mention = text("en", "race_started_ping", race=12, mentions="@Alice @Bernd @Cleo @Dara")
+    pages.append(("race-thread-start", mention, start_view(12, "en"), None))
+    finished = race_state("finished")
+    card = f"{result_line(finished, 'en')}\n{share_grid(finished, 'en')}"
+    pages.append(("race-thread-result", card, None, result_png(finished, "en")))
+    for name, content, ui, image in pages:
+        html = page_html(content, ui, ephemeral=False, image=image)
+        await page.set_content(html)  # type: ignore[attr-defined]
+        await page.locator("#message").screenshot(path=str(shots / f"{name}.png"))  # type: ignore[attr-defined]
+    (shots / "result-card.png").write_bytes(result_png(finished, "en"))
+
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -51,6 +132,8 @@ async def run(shots: Path | None) -> None:
                 shots.mkdir(parents=True, exist_ok=True)
                 await page.set_content(page_html(board.content, board.view))
                 await page.locator("#message").screenshot(path=str(shots / f"{board.name}.png"))
+        if shots is not None:
+            await race_shots(page, shots)
         await browser.close()
 
 

@@ -34,10 +34,10 @@ from discord_fakes import FakeBot, FakeInteraction, FakeUser  # noqa: E402
 from press_line import play_line  # noqa: E402
 
 import engine  # noqa: E402
-from bot.boards import Prefs  # noqa: E402
 from bot.client import ArenaClient  # noqa: E402
 from bot.desk import RaceDesk  # noqa: E402
 from bot.fair_use import Cooldown  # noqa: E402
+from bot.presses import Prefs  # noqa: E402
 from bot.table import Table  # noqa: E402
 from server.ops.config import ServerConfig  # noqa: E402
 from server.store.database import temporary_database  # noqa: E402

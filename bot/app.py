@@ -30,13 +30,13 @@ from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, dm_commands, server_commands
 from bot.command_sync import CommandOffer
 from bot.desk import RACERS_FILE, RaceDesk
+from bot.race_buttons import RaceButton
 from bot.spread import SpreadClient
 from bot.state import state_dir
 from bot.table import Table
-from bot.views import BoardButton, BoardSelect, RaceButton
+from bot.views import BoardButton, BoardSelect
 
 log = logging.getLogger("bot")
-OPTIONS_FILE = "board-options.json"  # the players' board options, in the state folder
 
 
 class SettingsError(ValueError):
@@ -96,7 +96,7 @@ class SolitaireBot(commands.Bot):
         self.arena = client
         self.desk = desk
         self.state = state or state_dir()  # where the bot keeps what it must remember
-        self.table = Table(client, desk, options_file=self.state / OPTIONS_FILE)
+        self.table = Table(client, desk)
         self._desk_task: asyncio.Task[None] | None = None
         self._reattached = False
         self.offer: CommandOffer | None = None  # made once logged in (the application id)

@@ -2,8 +2,9 @@
 
 ``Boards`` holds what the bot remembers of its players (the game each plays, their
 language, each game's last board message) and draws boards from the server's replies.
-A press on a board names a ``BoardOp`` (bot/views.py); ``PRESSES`` maps each op to
-the one request it makes and the board it leads to, so a press is: ask the server
+A press on a board names a ``BoardOp`` (bot/views.py); ``PRESSES`` (bot/presses.py)
+maps each op to the one request it makes and the board it leads to, so a press is: ask
+the server
 acting for the user who pressed (so nobody can act for another), then answer Discord
 once with the redrawn board (a defer first only when the server is slow). A refused
 move redraws the board with the server's reason above it.
@@ -13,26 +14,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import discord
-import msgspec
 
 from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
-from bot.i18n import error_text, locale_of, text, variant_name
+from bot.i18n import error_text, locale_of, text
 from bot.layout import board_layout
-from bot.moves_text import readable_move, safe_home_moves
-from bot.render import TEXT_SUITS, board_text, card_text, format_time, game_time
-from bot.state import read_json, write_atomically
+from bot.moves_text import safe_home_moves
+from bot.presses import (
+    PRESSES,
+    Prefs,
+    Pressed,
+    new_move_id,
+    top_card,
+    typed_text,
+    undo_arg,
+    view_of,
+)
+from bot.render import TEXT_SUITS, board_text, card_text
 from bot.views import BoardOp, MoveModal, board_buttons, face_down, split_selection
 
 log = logging.getLogger(__name__)
@@ -52,198 +57,6 @@ def wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def typed_text(raw: str) -> str:
-    """A typed move as it goes to the server: trimmed, at most 100 characters, and never
-    read as a board button's "pick the card" target (which starts with ``?``)."""
-    return raw.strip()[:100].lstrip("?") or "-"
-
-
-def new_move_id() -> str:
-    """A fresh id that makes a retransmitted move apply only once."""
-    return uuid.uuid4().hex[:16]
-
-
-@dataclass
-class Pressed:
-    """What a press led to: the server's reply (carrying the view) and how to draw it."""
-
-    reply: Mapping[str, Any]
-    sel: str = ""
-    notice: str | None = None
-    confirm_resign: bool = False
-    target: str | None = None
-    hint: str | None = None  # a hinted move, lit on the board and played by one tap
-    undo_to: str = ""  # a one-tap move's source, selected again by the next Undo
-    sent_home: int = 0  # safe cards the player's option sent home after this move
-
-
-@dataclass
-class Prefs:
-    """A player's board options (``/solitaire options``), kept across restarts in the
-    bot's state folder (``Boards.options_file``)."""
-
-    one_tap: bool = False  # a tap plays wherever it fits (the server's one-tap rule)
-    auto_home: bool = False  # safe cards go to the foundations by themselves
-
-
-# One press: (client, who pressed, game, the button's arg, the board's selection).
-Press = Callable[[ArenaClient, Actor, int, str, str], Awaitable[Pressed]]
-
-
-async def _view(client: ArenaClient, actor: Actor, game: int) -> Mapping[str, Any]:
-    return await client.request("get_view", actor, game=game)
-
-
-async def _select(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    new_sel = sel or arg
-    source, _ = split_selection(new_sel)
-    notice = text(actor.locale, "selected", source=source)
-    return Pressed(await _view(client, actor, game), new_sel, notice)
-
-
-async def _target(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    if not arg.startswith("?"):
-        pressed = await _move(client, actor, game, arg)
-        source = arg.partition(":")[0]
-        if re.fullmatch(r"\d+|w|f\d", source):  # a source alone: the one-tap rule chose
-            pressed.undo_to = source
-        return pressed
-    # Several cards of the source reach the target: the menu offers them. (A bare "?"
-    # comes from a board drawn before targets carried their pile.)
-    target = arg[1:] or None
-    notice = (
-        text(actor.locale, "pick_card_to", target=target)
-        if target
-        else text(actor.locale, "pick_card")
-    )
-    return Pressed(await _view(client, actor, game), sel, notice, target=target)
-
-
-async def _move(client: ArenaClient, actor: Actor, game: int, move: str) -> Pressed:
-    reply = await client.request("move", actor, game=game, text=move, move_id=new_move_id())
-    return Pressed(reply)
-
-
-async def _draw(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return await _move(client, actor, game, "d")
-
-
-def undo_arg(undo_to: str, sent_home: int) -> str:
-    """The Undo button's argument: the source to select again after it (a one-tap move's)
-    and, after ``+``, how many cards the auto-home option sent home after the move."""
-    return f"{undo_to}+{sent_home}" if sent_home else undo_to
-
-
-async def _undo(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    # Cards sent home by the option after the last move are taken back with it: the
-    # player made one move, so one Undo puts back what it set off.
-    source, _, count = arg.partition("+")
-    for _ in range(int(count) if count.isdigit() else 0):
-        await client.request("undo", actor, game=game, move_id=new_move_id())
-    reply = await client.request("undo", actor, game=game, move_id=new_move_id())
-    # After a one-tap move, Undo selects its source again: the next tap picks the target.
-    keep = source if source in (reply["view"].get("legal_moves") or {}) else ""
-    notice = text(actor.locale, "selected", source=source) if keep else None
-    return Pressed(reply, sel=keep, notice=notice)
-
-
-async def _jump_back(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await client.request("jump_back", actor, game=game, move_id=new_move_id()))
-
-
-async def _hint(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    reply = await client.request("hint", actor, game=game)
-    hint = reply.get("hint")
-    notice = (
-        text(actor.locale, "hint_is", move=readable_move(reply["view"], hint, actor.locale))
-        if hint
-        else text(actor.locale, "no_hint")
-    )
-    # The hint is lit: its source selected, its target ready to play it in one tap.
-    sel = ""
-    if hint and ">" in hint:
-        head = hint.split(">")[0]
-        source, _, size = head.partition(":")
-        sel = f"{source}.{size}" if size else source
-    return Pressed(reply, sel=sel, notice=notice, hint=hint)
-
-
-async def _share(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    reply = await _view(client, actor, game)
-    line = won_line(reply, actor.locale, daily=arg or None)
-    return Pressed(reply, notice=shared(line, actor.locale) if line else None)
-
-
-def _top_card(view: Mapping[str, Any], source: str) -> str | None:
-    if source == "w":
-        visible = (view.get("waste") or {}).get("visible") or []
-        return visible[-1] if visible else None
-    if source.isdigit():
-        up = view["tableau"][int(source) - 1]["up"]
-        return up[-1] if up else None
-    return None
-
-
-def won_line(reply: Mapping[str, Any], locale: str, daily: str | None = None) -> str | None:
-    """A won game as a line to share, spoiler-free: what was played (the daily and its
-    date, the race, or the deal code), the time and the moves; None unless won."""
-    view = reply["view"]
-    if view.get("status") != "won" and view.get("outcome") != "won":
-        return None
-    variant = variant_name(locale, view["variant"])
-    if daily:
-        what = text(locale, "share_daily", variant=variant, date=daily)
-    elif reply.get("race"):
-        what = text(locale, "race_title", race=reply["race"], variant=variant)
-    elif view.get("deal_code"):
-        what = text(locale, "share_deal", variant=variant, code=view["deal_code"])
-    else:
-        what = variant
-    moves = (view.get("counters") or {}).get("moves", 0)
-    played = game_time(view, None)
-    result = text(locale, "share_won", time=format_time(played or 0), moves=moves)
-    return text(locale, "share_game", what=what, result=result)
-
-
-def shared(line: str, locale: str) -> str:
-    """A line to copy: in a code block (no emoji in it, which code blocks would not show)."""
-    return f"{text(locale, 'share_intro')}\n```\n{line}\n```"
-
-
-async def _finish(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await client.request("auto_finish", actor, game=game))
-
-
-async def _resign(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    notice = text(actor.locale, "confirm_resign")
-    return Pressed(await _view(client, actor, game), notice=notice, confirm_resign=True)
-
-
-async def _resign_confirmed(
-    client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
-) -> Pressed:
-    return Pressed(await client.request("resign", actor, game=game))
-
-
-async def _cancel(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await _view(client, actor, game))
-
-
-PRESSES: Mapping[BoardOp, Press] = {
-    BoardOp.SELECT: _select,
-    BoardOp.TARGET: _target,
-    BoardOp.CANCEL: _cancel,
-    BoardOp.DRAW: _draw,
-    BoardOp.UNDO: _undo,
-    BoardOp.JUMP_BACK: _jump_back,
-    BoardOp.HINT: _hint,
-    BoardOp.FINISH: _finish,
-    BoardOp.RESIGN: _resign,
-    BoardOp.RESIGN_CONFIRMED: _resign_confirmed,
-    BoardOp.SHARE: _share,
-}
-
-
 class Boards:
     """Every Discord user's boards, played through one server client."""
 
@@ -255,7 +68,6 @@ class Boards:
         *,
         cooldown: Cooldown | None = None,
         monotonic: Callable[[], float] = time.monotonic,
-        options_file: Path | None = None,
     ) -> None:
         self.client = client
         self.desk = desk
@@ -276,11 +88,8 @@ class Boards:
         # game → cards the auto-home option sent home after its last move, which
         # ``/solitaire undo`` takes back with the move (the board's Undo carries them).
         self.sent_home: dict[int, int] = {}
-        # Discord user → board options; kept in ``options_file`` (None: in memory only).
-        self.options_file = options_file
-        self.prefs: dict[int, Prefs] = (
-            read_json(options_file, dict[int, Prefs], {}) if options_file is not None else {}
-        )
+        # Discord user → board options, as the server keeps them (asked once a run).
+        self.prefs: dict[int, Prefs] = {}
         # How boards write the suits: the application's card emoji once installed
         # (bot/card_emoji.py), else the text marks.
         self.suits: Mapping[str, str] = TEXT_SUITS
@@ -378,23 +187,34 @@ class Boards:
         """The board options of Discord user ``user`` (the defaults for nobody)."""
         return self.prefs.get(user, Prefs()) if user is not None else Prefs()
 
-    def set_prefs(self, user: int, one_tap: bool | None, auto_home: bool | None) -> Prefs:
-        """Change the options of ``user`` that are given and keep them on disk (a user
-        back at the defaults is left out of the file); returns the options now."""
-        prefs = self.prefs.get(user, Prefs())
-        if one_tap is not None:
-            prefs.one_tap = one_tap
-        if auto_home is not None:
-            prefs.auto_home = auto_home
-        if prefs == Prefs():
-            self.prefs.pop(user, None)
-        else:
-            self.prefs[user] = prefs
-        if self.options_file is not None:
-            try:
-                write_atomically(self.options_file, msgspec.json.encode(self.prefs))
-            except OSError as err:  # the options hold while the bot runs
-                log.warning("board options cannot be kept in %s: %s", self.options_file, err)
+    async def set_prefs(self, actor: Actor, one_tap: bool | None, auto_home: bool | None) -> Prefs:
+        """Change the options of ``actor`` that are given, kept by the server (and the
+        language they read the bot in); returns the options now."""
+        reply = await self.client.request(
+            "set_preferences", actor, one_tap=one_tap, auto_home=auto_home, locale=actor.locale
+        )
+        return self._keep_prefs(actor.user_id, reply["preferences"])
+
+    async def load_prefs(self, actor: Actor) -> Prefs:
+        """The options of ``actor``: from the cache, else from the server (once a run).
+        A user at hand whose language is not the one kept is kept in theirs, so the
+        bot's DMs speak it after a restart too."""
+        known = self.prefs.get(actor.user_id)
+        if known is not None:
+            return known
+        reply = await self.client.request("get_preferences", actor)
+        stored = reply["preferences"]
+        if actor.introduce and stored.get("locale") != actor.locale:
+            reply = await self.client.request("set_preferences", actor, locale=actor.locale)
+            stored = reply["preferences"]
+        return self._keep_prefs(actor.user_id, stored)
+
+    def _keep_prefs(self, user: int, stored: Mapping[str, Any]) -> Prefs:
+        if user not in self.prefs and len(self.prefs) >= MAX_BOARDS:
+            self.prefs.clear()  # forgetting costs one request when they come back
+        prefs = self.prefs[user] = Prefs(bool(stored["one_tap"]), bool(stored["auto_home"]))
+        if stored.get("locale"):
+            self.locales.setdefault(user, stored["locale"])
         return prefs
 
     def draw(self, game: int, pressed: Pressed, actor: Actor) -> discord.ui.LayoutView:
@@ -461,7 +281,7 @@ class Boards:
         task.add_done_callback(self._redrawn)
 
     async def _redraw(self, game: int, actor: Actor, edit: BoardEdit) -> None:
-        reply = await _view(self.client, actor, game)
+        reply = await view_of(self.client, actor, game)
         await edit(self.board(game, reply, actor.locale, user=actor.user_id))
 
     def _redrawn(self, task: asyncio.Task[None]) -> None:
@@ -478,8 +298,9 @@ class Boards:
     ) -> None:
         """Send ``game``'s board as a new private message."""
         actor = self.actor(interaction)
+        await self.load_prefs(actor)
         if reply is None:
-            reply = await _view(self.client, actor, game)
+            reply = await view_of(self.client, actor, game)
         self.games[actor.user_id] = game
         layout = self.board(game, reply, actor.locale, notice=notice, user=actor.user_id)
         message = await send(interaction, None, view=layout)
@@ -542,6 +363,7 @@ class Boards:
             arg = undo_arg(arg, self.sent_home.get(game, 0))
         try:
             self.sent_home.pop(game, None)
+            await self.load_prefs(actor)
             pressed = await PRESSES[op](self.client, actor, game, arg, sel)
             # Only after a move of the player's: after an Undo the card it took back
             # would go straight home again, and the move before it could never be undone.
@@ -558,7 +380,7 @@ class Boards:
             if err.view is not None:
                 return Pressed({"view": err.view, "game": game}, notice=notice)
             try:
-                reply = await _view(self.client, actor, game)
+                reply = await view_of(self.client, actor, game)
             except ServerError:
                 raise err from None
             return Pressed(reply, notice=notice)
@@ -575,7 +397,7 @@ class Boards:
             if not safe:
                 break
             source = safe[0].split(">")[0]
-            card = _top_card(view, source)
+            card = top_card(view, source)
             try:
                 reply = await self.client.request(
                     "move", actor, game=game, text=safe[0], move_id=new_move_id()

@@ -284,11 +284,15 @@ def server_commands(table: Table) -> app_commands.Group:
 
 
 def dm_commands(table: Table) -> app_commands.Group:
-    """``/solitaire`` as offered in a DM with the bot: every command but ``race``, as the
-    one global command, whose contexts (DMs with the bot alone) keep it out of servers.
+    """``/solitaire`` as offered in DMs: every command but ``race``, as the one global
+    command, whose contexts (DMs and group DMs) keep it out of servers.
     Discord cannot limit one subcommand to servers, but it can limit a whole global
     command; the same names stay, so ``/solitaire race`` keeps its name in servers."""
     group = server_commands(table)
     group.remove_command("race")
-    group.allowed_contexts = app_commands.AppCommandContext(dm_channel=True)
+    # Installable by a user too: then it works in their DMs with others and group DMs,
+    # answered privately. Not in servers: there the server's own copy (with race) is
+    # offered where the bot is, and Discord would list both copies side by side.
+    group.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
+    group.allowed_contexts = app_commands.AppCommandContext(dm_channel=True, private_channel=True)
     return group

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable
@@ -24,9 +25,10 @@ import msgspec
 
 from bot.coalesce import EditCoalescer
 from bot.i18n import text
+from bot.race_buttons import race_view, start_view
 from bot.races import RaceState, render_race, result_line
+from bot.result_card import result_png, share_grid
 from bot.state import read_json, write_atomically
-from bot.views import race_view, start_view
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +41,9 @@ class RaceMessage(Protocol):
     async def edit(self, *, content: str, view: Any) -> Any: ...
 
 
-# Posts a new message in a race's channel (content, view); the start's mention.
-Herald = Callable[[str, Any], Awaitable[Any]]
+# Posts a new message in a race's channel (content, view, file=None): the start's mention,
+# the result card.
+Herald = Callable[..., Awaitable[Any]]
 
 
 @dataclass
@@ -84,6 +87,7 @@ class RaceDesk:
         self.clock = clock
         self.edits = 0  # message edits made, for operators and tests
         self.mentions = 0  # start mentions posted
+        self.results = 0  # result cards posted
         # Called with a race's id when it starts (boards opened in the countdown go live).
         self.on_start: Callable[[int], None] | None = None
         self._wake = asyncio.Event()
@@ -227,18 +231,25 @@ class RaceDesk:
             entry.mention_due = False
             await self._mention(race, entry)
         if state.state == "finished":
-            if entry.thread is not None:
-                await self._post_result(race, entry, entry.thread)
+            post = entry.thread or entry.herald
+            if post is not None:
+                await self._post_result(race, entry, post)
             self.coalescer.forget(race)
             del self.races[race]
             self._keep_racers(race, [])
 
     async def _post_result(self, race: int, entry: DeskEntry, post: Herald) -> None:
-        """The result in one line in the race's thread (an edit notifies nobody there)."""
+        """The result card where everyone sees it (the race's thread, else its channel;
+        an edit notifies nobody): the podium in one line, the spoiler-free grid to
+        share, and the picture of the standings (bot/result_card.py)."""
+        state, locale = entry.state, entry.locale
+        content = f"{result_line(state, locale)}\n{share_grid(state, locale)}"
+        card = discord.File(io.BytesIO(result_png(state, locale)), filename=f"race-{race}.png")
         try:
-            await post(result_line(entry.state, entry.locale), None)
-        except discord.HTTPException as err:
-            log.warning("cannot post the result of race %s in its thread: %s", race, err)
+            await post(content[:2000], None, file=card)
+            self.results += 1
+        except (discord.HTTPException, LookupError) as err:
+            log.warning("cannot post the result of race %s: %s", race, err)
 
     async def _mention(self, race: int, entry: DeskEntry) -> None:
         """Ping the racers once the race starts: edits never notify anyone, so this is a

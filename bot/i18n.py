@@ -147,6 +147,14 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Seed {seed}, Zusage {commitment}… (prüfe es selbst)",
     ),
     "race_thread_name": ("Race #{race}: {variant}", "Rennen #{race}: {variant}"),
+    "result_title": (
+        "Solitaire Arena · race #{race} · {variant} · deal {code}",
+        "Solitaire Arena · Rennen #{race} · {variant} · Spiel {code}",
+    ),
+    "card_home_count": (
+        "{count} {count|card|cards} home",
+        "{count} {count|Karte|Karten} oben",
+    ),
     "race_result": (
         "🏁 Race #{race} is over: {podium} · deal **{code}**",
         "🏁 Rennen #{race} ist vorbei: {podium} · Spiel **{code}**",

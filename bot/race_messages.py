@@ -17,12 +17,13 @@ import msgspec
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import Boards, shared
+from bot.boards import Boards
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
+from bot.presses import shared
+from bot.race_buttons import quit_view, race_view
 from bot.races import RaceState, plain_name, render_race
 from bot.render import format_time
-from bot.views import quit_view, race_view
 from server import protocol as p
 
 
@@ -79,16 +80,28 @@ class Herald:
         self.clock = clock
         self.since = clock()
 
-    async def __call__(self, content: str, view: Any) -> Any:
+    async def __call__(self, content: str, view: Any, file: Any = None) -> Any:
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        extra = _extras(view, file)
         if self.clock() - self.since < self.LIFETIME:
             return await self.followup.send(
-                content, view=view, ephemeral=False, wait=True, allowed_mentions=mentions
+                content, ephemeral=False, wait=True, allowed_mentions=mentions, **extra
             )
         send = getattr(self.channel, "send", None)
         if send is None:
             raise LookupError("no channel to post in")
-        return await send(content, view=view, allowed_mentions=mentions)
+        return await send(content, allowed_mentions=mentions, **extra)
+
+
+def _extras(view: Any, file: Any) -> dict[str, Any]:
+    """The view and file of a post, left out when there are none (discord.py's sends
+    take no None for either)."""
+    extra: dict[str, Any] = {}
+    if view is not None:
+        extra["view"] = view
+    if file is not None:
+        extra["file"] = file
+    return extra
 
 
 class ChannelPost:
@@ -98,9 +111,10 @@ class ChannelPost:
     def __init__(self, channel: Any) -> None:
         self.channel = channel
 
-    async def __call__(self, content: str, view: Any) -> Any:
+    async def __call__(self, content: str, view: Any, file: Any = None) -> Any:
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
-        return await self.channel.send(content, view=view, allowed_mentions=mentions)
+        extra = _extras(view, file)
+        return await self.channel.send(content, allowed_mentions=mentions, **extra)
 
 
 # What a race's thread needs of the bot in the race's channel, beyond View Channels.
@@ -115,11 +129,10 @@ class ThreadPost:
     def __init__(self, thread: Any) -> None:
         self.thread = thread
 
-    async def __call__(self, content: str, view: Any) -> Any:
+    async def __call__(self, content: str, view: Any, file: Any = None) -> Any:
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
-        if view is None:
-            return await self.thread.send(content, allowed_mentions=mentions)
-        return await self.thread.send(content, view=view, allowed_mentions=mentions)
+        extra = _extras(view, file)
+        return await self.thread.send(content, allowed_mentions=mentions, **extra)
 
 
 def share_line(info: p.RaceInfo, mine: p.Ranked, locale: str) -> str:

@@ -24,8 +24,8 @@ from bot.answers import Interaction, answering, send
 from bot.boards import Boards
 from bot.client import Actor
 from bot.i18n import text, variant_name
+from bot.race_buttons import start_view
 from bot.races import plain_name
-from bot.views import start_view
 
 log = logging.getLogger(__name__)
 

@@ -13,14 +13,15 @@ whatever fails is answered by the one error hook (bot/answers.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import Pressed, typed_text
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
+from bot.presses import Pressed, typed_text
 from bot.race_messages import RaceMessages, parse_deal
 from bot.ratings import QuickMatches
 from bot.standings import Standings
@@ -132,8 +133,9 @@ class Table(RaceMessages, Standings, QuickMatches):
         self, interaction: Interaction, one_tap: bool | None, auto_home: bool | None
     ) -> None:
         """/solitaire options: my board options (kept across restarts)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
-        prefs = self.set_prefs(actor.user_id, one_tap, auto_home)
+        prefs = await self.set_prefs(actor, one_tap, auto_home)
         words = {True: text(actor.locale, "on"), False: text(actor.locale, "off")}
         line = text(
             actor.locale,
@@ -188,6 +190,10 @@ class Table(RaceMessages, Standings, QuickMatches):
         """A plain message in a DM: a move (or undo) for the author's current game; the
         board in the DM is edited in place (posted anew only the first time)."""
         author = message.author
+        name = getattr(author, "display_name", None) or author.name
+        if author.id not in self.locales:  # after a restart: the language kept for them
+            with contextlib.suppress(ServerError):  # else English; the move is still tried
+                await self.load_prefs(Actor(author.id, name, introduce=False))
         locale = self.locales.get(author.id, "en")
         if not self.cooldown.allow(author.id, self.monotonic()):
             await message.channel.send(text(locale, "slow_down"))

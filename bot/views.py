@@ -16,9 +16,7 @@ Custom ids (Discord allows 100 characters):
     ``sa|k|<game>|<source>``           board menu: which card of a column moves
     ``sa|k|<game>|<source>|<target>``  board menu: which card of it goes to ``target``
         (choosing one plays the move)
-    ``sa|r|<race>|<op>``               race message: join, leave, start, board; at
-        the end play (this deal), rematch, share; ``open`` (my board) under the start's
-        mention
+    ``sa|r|<race>|<op>``               race message (bot/race_buttons.py)
 
 Discord refuses a message whose custom ids repeat, disabled items included, so every
 id on a board names its own pile or move.
@@ -465,68 +463,3 @@ class MoveModal(discord.ui.Modal):
 def move_text(source: str, size: int, target: str) -> str:
     """The canonical move of ``size`` cards from ``source`` to ``target``: ``7:3>2``, ``7>2``."""
     return f"{source}:{size}>{target}" if size > 1 else f"{source}>{target}"
-
-
-def race_view(race: int, state: str, locale: str, start_mode: str) -> discord.ui.View | None:
-    """The buttons of a race message: lobby Join/Leave/Start; Open my board from the
-    countdown on (the board lies face down until the start); at the end Play this deal,
-    Rematch and Share."""
-    ui = discord.ui.View(timeout=None)
-    ops: list[tuple[str, str, str]] = []
-    if state in ("lobby", "countdown") or (state == "running" and start_mode == "now"):
-        ops += [("join", "btn_join", "success"), ("leave", "btn_leave", "secondary")]
-    if state == "lobby":
-        ops.append(("start", "btn_start", "primary"))
-    if state in ("countdown", "running"):
-        ops.append(("board", "btn_board", "primary"))
-    if state == "finished":
-        ops += [
-            ("play", "btn_play_deal", "primary"),
-            ("rematch", "btn_rematch", "success"),
-            ("share", "btn_share", "secondary"),
-        ]
-    for op, key, style in ops:
-        ui.add_item(RaceButton(race, op, label=text(locale, key), style=style))
-    return ui
-
-
-def quit_view(race: int, locale: str) -> discord.ui.View:
-    """The one button of the private question whether to leave a running race (which
-    resigns the game)."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(RaceButton(race, "quit", label=text(locale, "btn_quit"), style="danger"))
-    return ui
-
-
-def start_view(race: int, locale: str) -> discord.ui.View:
-    """The one button under the start's mention: open my board."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(RaceButton(race, "open", label=text(locale, "btn_board"), style="primary"))
-    return ui
-
-
-class RaceButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sa\|r\|(?P<race>\d+)\|(?P<op>join|leave|quit|start|board|open|play|rematch|share)",
-):
-    """A button of a race's channel message."""
-
-    def __init__(self, race: int, op: str, *, label: str = "·", style: str = "secondary") -> None:
-        self.race, self.op = race, op
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=getattr(discord.ButtonStyle, style), custom_id=f"sa|r|{race}|{op}"
-        )
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> RaceButton:
-        return cls(int(match["race"]), match["op"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.table.race_press(interaction, self.race, self.op)

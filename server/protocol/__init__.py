@@ -345,6 +345,18 @@ from server.protocol.ghosts import (
 from server.protocol.ghosts import (
     GhostResultEvent as GhostResultEvent,
 )
+from server.protocol.preferences import (
+    GetPreferences as GetPreferences,
+)
+from server.protocol.preferences import (
+    Preferences as Preferences,
+)
+from server.protocol.preferences import (
+    PreferencesReply as PreferencesReply,
+)
+from server.protocol.preferences import (
+    SetPreferences as SetPreferences,
+)
 from server.protocol.quick_match import (
     CancelFind as CancelFind,
 )

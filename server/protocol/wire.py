@@ -73,6 +73,7 @@ from server.protocol.games import (
     WinnabilityReply,
 )
 from server.protocol.ghosts import GetGhost, GhostEvent, GhostRace, GhostReply, GhostResultEvent
+from server.protocol.preferences import GetPreferences, PreferencesReply, SetPreferences
 from server.protocol.quick_match import (
     CancelFind,
     FindCancelled,
@@ -156,6 +157,8 @@ ClientMessage = (
     | UnwatchRace
     | GhostRace
     | GetGhost
+    | GetPreferences
+    | SetPreferences
 )
 
 CLIENT_TYPES = frozenset(cls.__struct_config__.tag for cls in ClientMessage.__args__)
@@ -196,6 +199,7 @@ ServerMessage = (
     | GhostReply
     | GhostEvent
     | GhostResultEvent
+    | PreferencesReply
 )
 
 

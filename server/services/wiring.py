@@ -33,6 +33,7 @@ from server.services.lease import RaceLeases
 from server.services.listings import Listings
 from server.services.matchmaking import QuickMatch
 from server.services.play import GameService
+from server.services.preferences import PreferenceService
 from server.services.publish import RacePublisher
 from server.services.race_clock import RaceClock
 from server.services.races import RaceService
@@ -57,6 +58,7 @@ from server.store.ghosts import GhostStore
 from server.store.leases import LeaseStore
 from server.store.listings import ListingStore
 from server.store.matchmaking import MatchStore
+from server.store.preferences import PreferenceStore
 from server.store.ratings import RatingStore
 from server.store.reviews import Reviews
 from server.store.storage import Storage
@@ -101,6 +103,9 @@ class Services:
     arena_push: ArenaPush
     activities: ActivityRaces
     limits: AddressLimits
+    watching: Watching
+    ghosts: Ghosts
+    preferences: PreferenceService
 
     def race_tasks(self) -> dict[str, Coroutine[Any, Any, None]]:
         """The races' work that runs for the process's life, by task name: the leases
@@ -108,9 +113,6 @@ class Services:
         hosting = self.hosting
         leases = self.leases.run(hosting.lost, hosting.taken_over, self.following.recheck)
         return {"race-leases": leases, "race-clock": self.race_clock.run()}
-
-    watching: Watching
-    ghosts: Ghosts
 
     def unwatch(self, subscriber: Subscriber) -> None:
         """Forget a subscriber whose connection closed: its races, quick match and arenas."""
@@ -222,6 +224,7 @@ def build_services(
             config.watch_delay_ms,
         ),
         ghosts=Ghosts(races, hosting.unwatch, storage, GhostStore(storage.pool), config, clock),
+        preferences=PreferenceService(PreferenceStore(storage.pool)),
     )
 
 

@@ -411,6 +411,7 @@ class BoardStore:
             )
         )
 
+    @guarded
     async def rating_board(
         self, variant: str, options: str, guild_id: str | None, provisional_sigma: float
     ) -> tuple[list[RatedTotals], int]:

@@ -78,6 +78,8 @@ def routes(s: Services) -> Routes:
             p.UnwatchRace: lambda who, m, sub: s.watching.stop(who, m, sub),
             p.GhostRace: lambda who, m, sub: s.ghosts.start(who, m, sub),
             p.GetGhost: lambda who, m, sub: s.ghosts.get(who, m, sub),
+            p.GetPreferences: lambda who, m, sub: s.preferences.get(who, m),
+            p.SetPreferences: lambda who, m, sub: s.preferences.set(who, m),
         },
         service={
             p.OpenRaces: lambda m: s.listings.open_races(m),

@@ -22,10 +22,10 @@ from typing import Any, Final
 from discord_rules import layout_text, rule_breaks
 
 import engine
-from bot.boards import Prefs
 from bot.client import ArenaClient
 from bot.desk import RaceDesk
 from bot.i18n import text
+from bot.presses import Prefs
 from bot.render import TEXT_SUITS
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect, split_selection

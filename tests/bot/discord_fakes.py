@@ -46,6 +46,7 @@ class FakeMessage:
     channel: FakeChannel | None = field(default=None, repr=False)  # where it was posted
     thread: FakeThread | None = None  # the thread started on it
     v2: bool = False  # sent with the Components V2 flag, which no edit removes
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # attachments: name, data
     plain: str = ""  # the content field as Discord holds it
 
     def __post_init__(self) -> None:
@@ -136,6 +137,18 @@ class FakeMessage:
         }
 
 
+ATTACHMENT_BYTES = 10 * 1024 * 1024  # Discord's upload limit without Nitro or boosts
+
+
+def attached(file: discord.File | None) -> list[tuple[str, bytes]]:
+    """A sent file as Discord takes it: a name, and at most 10 MiB."""
+    if file is None:
+        return []
+    data = file.fp.read()
+    assert file.filename and len(data) <= ATTACHMENT_BYTES, "Discord would refuse this file"
+    return [(file.filename, data)]
+
+
 def refusal(status: int, code: int, message: str) -> discord.HTTPException:
     """What discord.py raises when Discord answers ``status`` with its error ``code``."""
     response = SimpleNamespace(status=status, reason=message)
@@ -178,6 +191,7 @@ class FakeChannel:
         *,
         view: Any = None,
         allowed_mentions: discord.AllowedMentions | None = None,
+        file: discord.File | None = None,
     ) -> FakeMessage:
         """A message the bot posts in the channel itself (needs Send Messages)."""
         if not isinstance(self, FakeThread) and not self.permissions.send_messages:
@@ -185,6 +199,7 @@ class FakeChannel:
         check_message(content, view)
         content = content or ""
         message = FakeMessage(content, view, allowed_mentions=allowed_mentions, channel=self)
+        message.files = attached(file)
         self.messages[message.id] = message
         return message
 
@@ -207,10 +222,11 @@ class FakeThread(FakeChannel):
         *,
         view: Any = None,
         allowed_mentions: discord.AllowedMentions | None = None,
+        file: discord.File | None = None,
     ) -> FakeMessage:
         if not self.permissions.send_messages_in_threads:
             raise refusal(403, 50013, "Missing Permissions")
-        return await super().send(content, view=view, allowed_mentions=allowed_mentions)
+        return await super().send(content, view=view, allowed_mentions=allowed_mentions, file=file)
 
 
 @dataclass
@@ -282,6 +298,7 @@ class FakeFollowup:
         wait: bool = False,
         view: Any = None,
         allowed_mentions: discord.AllowedMentions | None = None,
+        file: discord.File | None = None,
     ) -> FakeMessage:
         self.interaction.calls.append("followup.send")
         assert self.interaction.response.is_done(), "followup before any response"
@@ -292,6 +309,7 @@ class FakeFollowup:
             return await thinking.edit(content=content, view=view)
         message = self.interaction.record(content, view, ephemeral)
         message.allowed_mentions = allowed_mentions
+        message.files = attached(file)
         return message
 
 

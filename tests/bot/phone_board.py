@@ -48,7 +48,7 @@ _EMOJI: Final = re.compile(
     r"|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u23E9-\u23FA\u25AA-\u25FE](?!\ufe0e)\ufe0f?"
 )
 _CUSTOM: Final = re.compile(r"<a?:(\w+):(\d+)>")
-_STAMP: Final = re.compile(r"<t:(\d+):R>")
+_STAMP: Final = re.compile(r"&lt;t:(\d+):R&gt;")  # a timestamp, once the line is escaped
 _CODE: Final = re.compile(r"`([^`]+)`")
 
 STYLE: Final = """
@@ -66,6 +66,7 @@ code { font: 14px "DejaVu Sans Mono", monospace; background: #2b2d31; padding: 0
 .stamp { background: #3f4147; border-radius: 3px; }
 .ephemeral { font-size: 12px; line-height: 16px; color: #949ba4; margin-top: 4px; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
+.attachment { display: block; max-width: 280px; border-radius: 8px; margin-top: 6px; }
 .section { display: flex; gap: 8px; align-items: center; margin: 2px 0; }
 .section .text { flex: 1; min-width: 0; }
 .button img.emoji { width: 18px; height: 18px; vertical-align: -4px; margin-right: 4px; }
@@ -187,14 +188,25 @@ def _layout_html(components: list[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
-def page_html(content: str, view: Any, *, ephemeral: bool = True, name: str = "Solitaire") -> str:
-    """The page of one bot message (``view`` a discord.py view or layout, or None)."""
+def page_html(
+    content: str,
+    view: Any,
+    *,
+    ephemeral: bool = True,
+    name: str = "Solitaire",
+    image: bytes | None = None,
+) -> str:
+    """The page of one bot message (``view`` a discord.py view or layout, or None; an
+    attached ``image`` under its text, as Discord shows a PNG, at most 280 px wide)."""
     components = view.to_components() if view is not None else []
     if view is not None and view.has_components_v2():
         body = _layout_html(components)
     else:
         rows = "".join(_row(row, number) for number, row in enumerate(components))
-        body = f'<div id="content">{_lines(content, 0)}</div>{rows}'
+        shown = ""
+        if image is not None:
+            shown = f'<img class="attachment" src="{_data_url(image, "image/png")}">'
+        body = f'<div id="content">{_lines(content, 0)}</div>{shown}{rows}'
     note = (
         '<div class="ephemeral">Only you can see this · Dismiss message</div>' if ephemeral else ""
     )

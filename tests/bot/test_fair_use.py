@@ -148,7 +148,9 @@ class TestCommandSync:
         [dm] = await command_payload(offer.tree)
         commands = _subcommands([dm])
         assert "race" not in commands and {"play", "daily", "move", "options"} <= set(commands)
-        assert dm["contexts"] == [1]  # BOT_DM alone: Discord shows it in no server
+        # BOT_DM and PRIVATE_CHANNEL: Discord shows it in no server; installable by a
+        # server (0) and by a user (1), so a user-installed bot plays in any DM.
+        assert dm["contexts"] == [1, 2] and dm["integration_types"] == [0, 1]
         assert commands["play"]["name_localizations"] == {"de": "spielen"}
 
     async def test_servers_offer_every_command_race_included(self, tmp_path: Path) -> None:

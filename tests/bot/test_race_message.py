@@ -14,6 +14,7 @@ from discord_rules import utf16_units
 import engine
 from bot.race_messages import Herald
 from bot.races import RaceState, live_places, render_race
+from bot.result_card import result_png, share_grid
 from server import protocol as p
 from server.core.race import Race, RaceSettings
 
@@ -253,3 +254,45 @@ async def test_the_start_mention_goes_through_the_channel_once_the_interaction_i
     assert interaction.calls == ["defer", "followup.send"]  # not the expired webhook
     assert channel.messages[late.id] is late and late.allowed_mentions is not None
     assert late.allowed_mentions.users and not late.allowed_mentions.roles
+
+
+def test_the_share_grid_shows_cards_home_and_nothing_of_the_cards() -> None:
+    """Ten squares a racer: 52 home is all green, 31 of 52 is five green and one part
+    (5.96 tenths), none home all black; the picture is a PNG of the same standings."""
+    settings = p.RaceSettings(
+        variant="klondike",
+        options={},
+        max_players=8,
+        start="manual",
+        countdown_s=10,
+        time_limit_s=None,
+        allow_undo=True,
+        allow_hints=False,
+    )
+    ranking = [
+        p.Ranked(
+            player=1, name="Ann", foundation=52, moves=99, finished=True, time_ms=60_000, rank=1
+        ),
+        p.Ranked(player=2, name="Bo", foundation=31, moves=80, rank=2),
+        p.Ranked(player=3, name="Cy", foundation=0, moves=3, resigned=True, rank=3),
+    ]
+    info = p.RaceInfo(
+        race=5,
+        state="finished",
+        seq=3,
+        creator=1,
+        settings=settings,
+        commitment="ab",
+        players=[],
+        seed="43",
+        ranking=ranking,
+    )
+    race = RaceState(info)
+    grid = share_grid(race, "de").splitlines()
+    assert grid == [
+        "Solitaire Arena · Rennen #5 · Klondike · 1 Karte ziehen · Spiel 1B",
+        "🥇 " + "🟩" * 10,
+        "🥈 " + "🟩" * 5 + "🟨" + "⬛" * 4,
+        "🥉 " + "⬛" * 10,
+    ]
+    assert result_png(race, "de").startswith(b"\x89PNG")

@@ -82,6 +82,17 @@ async def test_the_start_and_the_result_go_into_the_races_thread(
     assert result.content.startswith("🏁 Race #1 is over: 🥇") and "deal **7**" in result.content
     assert "Alice" in result.content and "Bernd" in result.content
     assert result.view is None
+    # The card to share: a row of squares a racer (no card in it) and the picture.
+    grid = result.content.splitlines()[1:]
+    assert grid[0] == "Solitaire Arena · race #1 · Klondike · draw 1 · deal 7"
+    assert grid[1].startswith("🥇 ") and grid[2].startswith("🥈 ")
+    for row in grid[1:]:
+        squares = row.split(" ")[1]
+        assert len(squares) == 10 and set(squares) <= set("🟩🟨⬛"), row
+    assert not any(mark in result.content for mark in "♠♣♡♢♥♦")
+    [(name, png)] = result.files
+    assert name == "race-1.png" and png.startswith(b"\x89PNG")
+    assert bot.desk.results == 1
     # The channel itself has the race message alone, which ends as it always did.
     assert [m for m in channel.messages.values() if not m.ephemeral] == [lobby]
     assert "Deal **7**" in lobby.content and "Alice" in lobby.content

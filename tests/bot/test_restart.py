@@ -8,24 +8,19 @@ follow the race.
 
 from __future__ import annotations
 
-import json
-import logging
 from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
-from bot_setup import SERVICE_TOKEN, MakeClient, bot_table
+from bot_setup import MakeClient, bot_table
 from discord.app_commands import Choice
 from discord_fakes import Bot, FakeBot, FakeChannel, FakeInteraction, FakeUser, press, until
 from discord_rules import layout_text
 
 import engine
-from bot.app import OPTIONS_FILE, SolitaireBot
-from bot.boards import Prefs
-from bot.client import Actor, ArenaClient
+from bot.client import Actor
 from bot.cog import SolitaireCog
-from bot.desk import RaceDesk
+from bot.presses import Prefs
 from bot.table import Table
 from server.transport.app import ArenaServer
 
@@ -182,66 +177,44 @@ class TestRestartInTheCountdown:
             assert any(mark in face_down.content for mark in "♠♣♡♢")
 
 
-class TestBoardOptions:
-    """Board options live in the bot's state folder: a new bot app on the same folder
-    (a restart) has them; a damaged file gives the defaults and one warning."""
+class TestPreferences:
+    """Board options and the language live on the server (``set_preferences``): a new
+    bot on the same server (a restart) has them, and a German player's DM answers in
+    German without any interaction of the new bot."""
 
     @staticmethod
-    def app(folder: Path) -> SolitaireBot:
-        client = ArenaClient("ws://127.0.0.1:9/", SERVICE_TOKEN)  # never connected
-        return SolitaireBot(client, RaceDesk(), state=folder)
-
-    @staticmethod
-    async def options(bot: SolitaireBot, user: FakeUser, **chosen: bool) -> str:
+    async def options(table: Table, user: FakeUser, **chosen: bool) -> str:
         interaction = FakeInteraction(None, user)
-        await SolitaireCog.options.callback(SolitaireCog(bot.table), interaction, **chosen)  # type: ignore[arg-type]
+        await SolitaireCog.options.callback(SolitaireCog(table), interaction, **chosen)  # type: ignore[arg-type]
         [line] = interaction.sent
         return line.content
 
-    async def test_options_are_kept_across_a_restart(self, tmp_path: Path) -> None:
-        first = self.app(tmp_path)
-        await self.options(first, FRANK, one_tap=True)
-        await self.options(first, ERIKA, auto_home=True)
-        await self.options(first, ERIKA, one_tap=True)
-        await first.close()
+    async def test_options_are_kept_across_a_restart(self, bot: Bot, restarted: Table) -> None:
+        await self.options(bot.table, FRANK, one_tap=True)
+        await self.options(bot.table, ERIKA, auto_home=True)
+        await self.options(bot.table, ERIKA, one_tap=True)
+        assert restarted.prefs == {}  # nothing in the new bot's memory
+        line = await self.options(restarted, FRANK)
+        assert "fits on · safe cards go home by themselves off" in line
+        assert restarted.prefs_of(FRANK.id) == Prefs(one_tap=True, auto_home=False)
+        erika = await restarted.load_prefs(Actor(ERIKA.id, "Erika", "de"))
+        assert erika == Prefs(one_tap=True, auto_home=True)
 
-        again = self.app(tmp_path)
-        assert again.table.prefs_of(FRANK.id) == Prefs(one_tap=True, auto_home=False)
-        assert again.table.prefs_of(ERIKA.id) == Prefs(one_tap=True, auto_home=True)
-        assert "fits on · safe cards go home by themselves off" in await self.options(again, FRANK)
-        await self.options(again, FRANK, one_tap=False)  # back to the defaults: left out
-        await again.close()
-        assert json.loads((tmp_path / OPTIONS_FILE).read_text()) == {
-            str(ERIKA.id): {"one_tap": True, "auto_home": True}
-        }
-        assert [p.name for p in tmp_path.iterdir()] == [OPTIONS_FILE]  # no temporary left
-
-    @pytest.mark.parametrize(
-        "damage", [b"{not json", b'{"801": {"one_tap": "yes"}}', b"[1, 2]", b"\xff\xfe"]
-    )
-    async def test_a_damaged_file_gives_the_defaults_and_one_warning(
-        self, tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: bytes
+    async def test_a_german_dm_stays_german_after_a_restart(
+        self, bot: Bot, restarted: Table
     ) -> None:
-        (tmp_path / OPTIONS_FILE).write_bytes(damage)
-        with caplog.at_level(logging.WARNING):
-            bot = self.app(tmp_path)
-        assert bot.table.prefs == {} and bot.table.prefs_of(ERIKA.id) == Prefs()
-        # (discord.py also warns once per process that voice is not installed)
-        ours = [r for r in caplog.records if r.name.startswith("bot.")]
-        [warning] = [r for r in ours if r.levelno >= logging.WARNING]
-        assert "damaged" in warning.getMessage() and "defaults" in warning.getMessage()
-        await self.options(bot, ERIKA, auto_home=True)  # and the file is whole again
-        await bot.close()
-        assert json.loads((tmp_path / OPTIONS_FILE).read_text())[str(ERIKA.id)]["auto_home"]
+        await call(bot.table, "play", ERIKA, variant=KLONDIKE, deal=engine.deal_code(5))
+        sent: list[str] = []
 
-    async def test_a_folder_that_cannot_be_written_keeps_options_in_memory(
-        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
-    ) -> None:
-        blocked = tmp_path / "file"
-        blocked.write_text("not a folder")
-        bot = self.app(blocked)
-        with caplog.at_level(logging.WARNING):
-            line = await self.options(bot, FRANK, one_tap=True)
-        assert "fits on" in line and bot.table.prefs_of(FRANK.id).one_tap
-        assert "cannot be kept" in caplog.text
-        await bot.close()
+        class Channel:
+            async def send(self, content: str | None = None, **extra: Any) -> None:
+                sent.append(content or layout_text(extra["view"]))
+
+        class Message:
+            author = ERIKA
+            content = "ziehen"
+            channel = Channel()
+
+        await restarted.dm_move(Message())
+        assert ("Züge 1" in sent[0] and "Ziehen" in str(sent[0])) or "Züge 1" in sent[0]
+        assert "Moves" not in sent[0]

@@ -11,8 +11,8 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press
 from press_line import label_of, play_line
 
 import engine
-from bot.boards import Prefs
 from bot.cog import SolitaireCog
+from bot.presses import Prefs
 from bot.views import BoardOp
 
 KLONDIKE = Choice(name="Klondike", value="klondike")

@@ -11,10 +11,11 @@ from board_sweep import APP_SUITS, views_along
 from discord_rules import rule_breaks
 
 import engine
-from bot.boards import won_line
 from bot.layout import board_layout, component_count
+from bot.presses import won_line
+from bot.race_buttons import race_view
 from bot.render import board_text
-from bot.views import BoardButton, BoardButtons, BoardOp, board_buttons, race_view, split_selection
+from bot.views import BoardButton, BoardButtons, BoardOp, board_buttons, split_selection
 
 
 def drawn(
