@@ -31,7 +31,8 @@ import asyncpg  # noqa: E402
 from server.core.calendar import day_start_ms  # noqa: E402
 from server.services.daily import DAILY_VARIANTS  # noqa: E402
 from server.services.leaderboard import Leaderboard  # noqa: E402
-from server.store.boards import STATS_SQL, WON_DAYS_SQL, Board, BoardStore  # noqa: E402
+from server.store.boards import STATS_SQL, WON_DAYS_SQL, BoardStore  # noqa: E402
+from server.store.daily_board import Board  # noqa: E402
 from server.store.database import LOCAL_SERVER_URL, temporary_database  # noqa: E402
 from server.store.migrations import migrate  # noqa: E402
 

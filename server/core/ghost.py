@@ -6,7 +6,7 @@ live": at each moment of the race, the ghost's counts are those the stored game 
 reached after the same time from its own start. This module turns the stored game (its
 actions and the time of each, server/store/storage.py's move log) into that timeline,
 gives the ghost's standing at any moment as a ``Racer`` the race core ranks like any
-other (``server.core.race.places``), and says whether the player beat it.
+other (``server.core.racers.places``), and says whether the player beat it.
 
     stored game ──replay──▶ timeline of steps (at_ms, foundation, moves, score)
     race clock (elapsed ms) ──racer_at──▶ the ghost's standing now ──places──▶ live order
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
-from server.core.race import Racer, places
+from server.core.racers import Racer, places
 
 # The ghost's line in a race's standings: no stored player has this id.
 GHOST_ID = 0

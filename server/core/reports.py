@@ -15,7 +15,8 @@ from __future__ import annotations
 import msgspec
 
 from server import protocol as p
-from server.core.race import Race, Racer, RaceRecord, RaceState
+from server.core.race import Race, RaceRecord, RaceState
+from server.core.racers import Racer
 
 
 class Report(msgspec.Struct, frozen=True, array_like=True):

@@ -26,7 +26,7 @@ from server import protocol as p
 from server.core.calendar import closes_at_ms, parse_day
 from server.core.ghost import Ghost, beat, order
 from server.core.identity import Principal
-from server.core.race import Racer
+from server.core.racers import Racer
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, DailyError, GameError, NotFoundError, forbidden
 from server.services.races import RaceService

@@ -31,7 +31,8 @@ from server.protocol.errors import DailyError, GameError, NotFoundError
 from server.services.all_time import AllTimeBoards
 from server.services.daily import check_variant
 from server.services.solving import SolverHelp
-from server.store.boards import Board, BoardStore, ReplayGame
+from server.store.boards import BoardStore, ReplayGame
+from server.store.daily_board import Board
 
 SOLUTIONS_KEPT = 1024
 

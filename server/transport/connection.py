@@ -17,9 +17,8 @@ import asyncio
 import contextlib
 import enum
 import socket
-import struct
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import structlog
 from websockets.asyncio.server import broadcast
@@ -35,90 +34,18 @@ from server.core.identity import (
     clean_name,
     unranked_reason,
 )
-from server.core.limits import AddressLimits, TokenBucket
+from server.core.limits import TokenBucket
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, IdentityError, ProtocolError, forbidden
 from server.services.wiring import Services
 from server.transport.handlers import Routes
 from server.transport.inbox import ArenaConnection
+from server.transport.socket_parts import IdleTimer, client_address_of, text_frame
 
 IDLE_CLOSE = 4000  # close code: nothing received for idle_timeout seconds
 SLOW_CLOSE = 4001  # close code: more than send_queue_bytes waited unread by the client
 FLOOD_CLOSE = 1008  # policy violation: the rate limit was ignored
 BINARY_FRAME = "a binary frame: send each message as JSON in a text frame"
-
-
-def text_frame(payload: bytes) -> bytes:
-    """A whole, final, unmasked WebSocket text frame carrying ``payload`` (UTF-8 JSON):
-    the header of RFC 6455 5.2 (FIN and opcode 1, then the length in 7, 16 or 64
-    bits), then the payload."""
-    length = len(payload)
-    if length < 126:
-        return bytes((0x81, length)) + payload
-    if length < 65536:
-        return struct.pack("!BBH", 0x81, 126, length) + payload
-    return struct.pack("!BBQ", 0x81, 127, length) + payload
-
-
-class IdleTimer:
-    """Ends a connection's wait for its next frame once the wait has lasted too long,
-    or at once when the connection is to close (``interrupt``).
-
-    ``asyncio.timeout`` around each ``recv`` would set and cancel a timer per message;
-    this one notes when each wait starts and looks only when its one timer fires,
-    setting it again for the time left. ``limit`` is asked each time (a connection
-    becomes a service connection at hello); None means no limit.
-    """
-
-    def __init__(self, limit: Callable[[], float | None]) -> None:
-        self._limit = limit
-        self._loop = asyncio.get_running_loop()
-        self._task = asyncio.current_task()
-        self._since = self._loop.time()
-        self._waiting = False
-        self._expired = False
-        self._timer: asyncio.TimerHandle | None = None
-        self._check()
-
-    async def recv(self, websocket: ArenaConnection) -> str | bytes | None:
-        """The next message, or None when none came within the limit."""
-        self._since = self._loop.time()
-        self._waiting = True
-        try:
-            return await websocket.next_message()
-        except asyncio.CancelledError:
-            assert self._task is not None
-            if self._expired and self._task.uncancel() == 0:
-                return None  # cancelled by this timer alone
-            raise
-        finally:
-            self._waiting = False
-
-    def interrupt(self) -> None:
-        """End the wait for the next frame now, if the connection is waiting for one
-        (``recv`` then returns None); otherwise the caller looks before its next wait."""
-        if self._waiting and not self._expired and self._task is not None:
-            self._expired = True
-            self._task.cancel()
-
-    def stop(self) -> None:
-        """Cancel the timer (the connection is over)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _check(self) -> None:
-        self._timer = None
-        limit = self._limit()
-        if limit is None or self._task is None or self._expired:
-            return
-        now = self._loop.time()
-        due = self._since + limit if self._waiting else now + limit
-        if self._waiting and now >= due:
-            self._expired = True
-            self._task.cancel()
-            return
-        self._timer = self._loop.call_at(due, self._check)
 
 
 class ConnectionState(enum.Enum):
@@ -561,12 +488,3 @@ class Connection:
         if logged:
             self.log.info("error_reply", code=err.code)
         self.send(p.encode(reply))
-
-
-def client_address_of(websocket: ArenaConnection, limits: AddressLimits) -> str:
-    """The address a connection's client has, for its limits (server/core/limits.py)."""
-    remote = websocket.remote_address
-    peer = str(remote[0]) if remote else None
-    request = websocket.request
-    forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
-    return limits.address_of(peer, forwarded)

@@ -8,8 +8,7 @@ from collections import Counter
 
 import pytest
 from engine_golden import GOLDEN_CASES, GOLDEN_SEEDS, SEPARATOR, golden_path, write_golden
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from engine import VARIANTS, deal_code, new_game, seed_from_code
 from engine.deal import SplitMix64, shuffled

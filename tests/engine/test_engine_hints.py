@@ -12,8 +12,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine import Game, Move, new_game, replay
 from engine.cards import CODES, RANK_NAMES

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 from engine_tables import table
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine import IllegalMoveError, Move, Termination, new_game, rules_for
 from engine.cards import CODES

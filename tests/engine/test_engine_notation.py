@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 from engine_tables import table
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from engine import (
     AmbiguousMoveError,

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from engine_reference import candidate_moves, is_legal, reference_moves
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine import Game, IllegalMoveError, Move, Termination, _legal, new_game, replay
 from engine.cards import CODES

@@ -6,8 +6,7 @@ from collections import Counter
 
 import pytest
 from engine_tables import table
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine import IllegalMoveError, Move, Termination, new_game
 from engine.cards import CODES, RANK_NAMES, SUIT_LETTERS

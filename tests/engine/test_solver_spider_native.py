@@ -15,8 +15,7 @@ from engine.cards import Card, card
 from engine.moves import STOCK, Move
 from engine.position import Position
 from engine.rules import Rules
-from engine.solver import Verdict, solve, solve_interpreted, spider_native
-from engine.solver import _spider as native_module
+from engine.solver import Verdict, _spider as native_module, solve, solve_interpreted, spider_native
 from engine.spider import Spider
 from engine.variants import rules_for
 

@@ -29,8 +29,7 @@ from engine.moves import Move, is_foundation_source
 from engine.position import Position
 from engine.position_text import parse_position
 from engine.rules import Rules
-from engine.solver import Verdict, solve_interpreted
-from engine.solver import _yukon as native
+from engine.solver import Verdict, _yukon as native, solve_interpreted
 from engine.solver.yukon_native import solve_natively
 from engine.variants import rules_for
 from engine.yukon import Yukon

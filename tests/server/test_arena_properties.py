@@ -8,8 +8,7 @@ player's races in the order they were paired.
 from __future__ import annotations
 
 from arena_cases import START, running
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,

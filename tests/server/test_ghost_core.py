@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from won_games import WINNABLE_KLONDIKE_SEED, winning_line
 
 import engine
 from server.core.ghost import GHOST_ID, Ghost, beat, order
-from server.core.race import Racer
+from server.core.racers import Racer
 
 
 def ghost_of(actions: list[str], offsets: list[int], finish_ms: int | None = None) -> Ghost:

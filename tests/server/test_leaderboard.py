@@ -15,7 +15,8 @@ import pytest
 
 from server.core.calendar import day_start_ms
 from server.services.leaderboard import Leaderboard, streaks
-from server.store.boards import Board, BoardStore
+from server.store.boards import BoardStore
+from server.store.daily_board import Board
 
 DAY = date(2026, 3, 14)
 NOON = day_start_ms(DAY) + 12 * 3_600_000

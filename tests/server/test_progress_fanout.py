@@ -18,7 +18,7 @@ from websockets.frames import Frame, Opcode
 
 from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
-from server.transport.connection import text_frame
+from server.transport.socket_parts import text_frame
 
 INTERVAL_MS = 250
 

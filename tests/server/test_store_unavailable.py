@@ -11,8 +11,9 @@ import asyncpg
 import pytest
 
 from server.protocol.errors import UnavailableError
-from server.store.boards import Board, BoardStore
+from server.store.boards import BoardStore
 from server.store.daily import DailyDeal, DailyStore, ProvenDeal
+from server.store.daily_board import Board
 from server.store.listings import ListingStore
 from server.store.pool import guarded
 from server.store.storage import Storage

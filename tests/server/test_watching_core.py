@@ -7,8 +7,7 @@ import re
 from collections import Counter
 
 import msgspec
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import engine
 from engine.cards import CODES
