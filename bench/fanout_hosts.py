@@ -10,7 +10,8 @@ the work of each process stays the same as N grows: what a fan-out costs beyond 
 shows as CPU per delivered event growing with N.
 
 Printed per N: events delivered, the servers' CPU (user + system, every process) per
-delivered event, and the delay from an event's server time to its arrival at a watcher
+delivered event, the same net of what the processes spend idle (measured first, for
+``--idle-seconds``), and the delay from an event's server time to its arrival at a watcher
 on the race's own process and on another (p50, p99, ms).
 
 ``--build DIR`` runs the servers of another checkout (its C extensions built in place,
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests" / "server"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from arena_client import Client  # noqa: E402
-from load import ProcessStats  # noqa: E402
+from load import ADDRESS_LIMITS, ProcessStats  # noqa: E402
 from server_process import free_port  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
@@ -69,8 +70,11 @@ def servers(build: Path, database: str, nats: str, count: int, logs: Path) -> It
                 "SOLITAIRE_PROGRESS_INTERVAL_MS": "0",
                 "SOLITAIRE_RATE_BURST": "100000",
                 "SOLITAIRE_RATE_PER_SECOND": "100000",
+                **{f"SOLITAIRE_ADDRESS_{name}": "1000000" for name in ADDRESS_LIMITS},
                 "SOLITAIRE_DAILY_PREPARE_AHEAD": "0",
                 "SOLITAIRE_SOLVER_WORKERS": "1",
+                # 16 processes share one PostgreSQL of 100 connections.
+                "SOLITAIRE_POOL_SIZE": "3",
                 "SOLITAIRE_LOG_JSON": "1",
             }
             with (logs / f"server{index}.log").open("ab") as sink:
@@ -142,6 +146,11 @@ async def measure(addresses: list[str], args: argparse.Namespace) -> dict[str, o
         watcher.own.clear()
         watcher.other.clear()
     stats = [ProcessStats(pid) for pid in args.pids]
+    # What the processes spend with no move at all (lease renewals, clocks, sweeps),
+    # measured first, so the figure net of it shows the fan-out's own cost.
+    idle_from = sum(s.cpu_seconds() for s in stats)
+    await asyncio.sleep(args.idle_seconds)
+    idle_per_second = (sum(s.cpu_seconds() for s in stats) - idle_from) / args.idle_seconds
     before = sum(s.cpu_seconds() for s in stats)
     started = time.perf_counter()
     stop = time.perf_counter() + args.seconds
@@ -172,6 +181,9 @@ async def measure(addresses: list[str], args: argparse.Namespace) -> dict[str, o
     return {
         "events delivered": f"{delivered} ({delivered / elapsed:,.0f}/s)",
         "server CPU us per delivered event": round(cpu / max(delivered, 1) * 1e6, 1),
+        "the same, net of idle work": round(
+            (cpu - idle_per_second * elapsed) / max(delivered, 1) * 1e6, 1
+        ),
         "delay ms p50/p99, same process": spread(own),
         "delay ms p50/p99, another process": spread(other),
     }
@@ -224,6 +236,7 @@ def main() -> None:
     parser.add_argument("--elsewhere", type=int, default=1, help="watchers on other processes")
     parser.add_argument("--pace-ms", type=float, default=200.0)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--idle-seconds", type=float, default=5.0, help="measured before")
     parser.add_argument("--build", action="append", default=[], help="a checkout to run")
     asyncio.run(run(parser.parse_args()))
 

@@ -125,9 +125,10 @@ class RaceHosting:
             known = None if stale is None else stale.race.racers.get(entry.player_id)
             if known is not None:
                 return Counters(known.foundation, known.moves, known.score)
-            counters = (await self.games.get(entry.game_id)).counters
-            self.games.forget(entry.game_id)  # played elsewhere: kept here it would age
-            return counters
+            live = await self.games.get(entry.game_id)
+            if not live.lock.locked():  # a move of the player's may be in hand here
+                self.games.forget(entry.game_id)  # played elsewhere: kept here it would age
+            return live.counters
         return (await self.games.get(entry.game_id)).counters
 
     async def fresh_room(self, race_id: int) -> RaceRoom:

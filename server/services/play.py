@@ -327,7 +327,13 @@ class GameService:
         # coroutines to every move.
         await live.lock.acquire()
         try:
-            if self.games.peek(live.game_id) not in (live, None):
+            cached = self.games.peek(live.game_id)
+            if cached is None:
+                # Let go of meanwhile (a room read again): held again, so that a copy
+                # read from the database before this change commits is not cached over
+                # it, to offer this move's number a second time.
+                self.games.put(live)
+            elif cached is not live:
                 # Rebuilt from the database while we waited (a commit failed): use that.
                 fresh = await self.games.get(live.game_id)
                 return await self._change(who, fresh, room, action, request_id, move_id)
