@@ -22,7 +22,7 @@ const TEXTS = {
     startsIn: "Starts in {time}", racing: "{time}", over: "Race over",
     cards: "{n} cards home", card1: "1 card home", moves: "{n} moves", move1: "1 move", won: "won in {time}", gaveUp: "gave up", playing: "playing",
     beat: "You beat the ghost!", lost: "The ghost won.",
-    beatWhy: "You: {you}. Ghost: {ghost}.",
+    beatWhy: "You: {you}. Ghost: {ghost}.", raceYours: "Race your own best on this deal",
     online: "", offline: "Connection lost: reconnecting…",
   },
   de: {
@@ -34,7 +34,7 @@ const TEXTS = {
     startsIn: "Beginnt in {time}", racing: "{time}", over: "Rennen vorbei",
     cards: "{n} Karten abgelegt", card1: "1 Karte abgelegt", moves: "{n} Züge", move1: "1 Zug", won: "gewonnen in {time}", gaveUp: "aufgegeben", playing: "spielt",
     beat: "Du hast den Geist geschlagen!", lost: "Der Geist hat gewonnen.",
-    beatWhy: "Du: {you}. Geist: {ghost}.",
+    beatWhy: "Du: {you}. Geist: {ghost}.", raceYours: "Gegen dein eigenes Bestes auf diesem Deal",
     online: "", offline: "Verbindung verloren: verbinde neu…",
   },
 };
@@ -185,6 +185,10 @@ function draw() {
     $("#ghost-result").textContent = `${shown.beat ? g("beat") : g("lost")} ${g("beatWhy", { you: result(shown.you), ghost: result(shown.ghost) })}`;
     $("#ghost-result").classList.toggle("beat", shown.beat);
   }
+  // Won: this game is one of yours on the deal, so your own best there can be raced.
+  const won = Boolean(shown?.you.finished && page.race.your_game);
+  $("#ghost-again").hidden = !won;
+  if (won) $("#ghost-yours").href = `#game=${page.race.your_game}`;
 }
 
 $("#ghost-daily").addEventListener("submit", (event) => {

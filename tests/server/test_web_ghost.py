@@ -95,6 +95,15 @@ async def test_racing_the_best_of_a_closed_day_from_the_archive_and_beating_it(
     assert first.startswith("1") and "You" in first and "52 cards home" in first
     assert await page.is_hidden("#ghost-play")
     await snapshot(page, "ghost-result-desktop")
+
+    # Won: the player's own best on this deal (the game just won) can be raced next.
+    await page.click("#ghost-yours")
+    again = f"location.hash.startsWith('#race=') && location.hash !== '#race={race}'"
+    await page.wait_for_function(again)
+    await page.wait_for_selector("#ghost-result", state="hidden")
+    assert await page.inner_text("#ghost-title") == "Klondike (draw 1) · your best on this deal"
+    mine = await page.inner_text("#ghost-standings li[data-side=ghost]")
+    assert f"{player.welcome['player']['name']}'s ghost" in mine
     assert page.errors == []  # type: ignore[attr-defined]
 
 
