@@ -113,6 +113,9 @@ async def test_a_scheduled_arena_rates_its_races_for_signed_in_players_only(
         await move_and_resign(client, race)
     game = (await ann.ok("get_race", race=race))["race"]["your_game"]
     await ann.ok("move", game=game, text="d")
+    # A rated race like any other: no rated quick match for Ann meanwhile.
+    refused = await ann.error("find_race", "already_racing", variant="klondike", rated=True)
+    assert refused["details"] == {"race": race}
     # Ann plays on: the race ends on its time limit, Ann ahead of the two who gave up.
     clock.skip(30 * MINUTE_MS)
     await arena_event(ann, "state", lambda m: m["event"]["state"] == "finished", wait=20)
