@@ -20,7 +20,7 @@ const TEXTS = {
     delayed: "Shown {s} s behind, so that nobody can coach a racer.", live: "Shown live.",
     endsIn: "Ends in {time}", ended: "Finished", startsSoon: "Starting…", underWay: "Under way", waitingPlayers: "Waiting for players",
     board: "Board", boardOf: "{name}'s board", cards: "{n} cards home", card1: "1 card home", moves: "{n} moves", move1: "1 move",
-    won: "won in {time}", gaveUp: "gave up", playing: "playing",
+    won: "won in {time}", gaveUp: "gave up", playing: "playing", you: "you",
     online: "", offline: "Connection lost: reconnecting…",
   },
   de: {
@@ -32,7 +32,7 @@ const TEXTS = {
     delayed: "{s} s verzögert gezeigt, damit niemand einem Spieler einsagen kann.", live: "Live gezeigt.",
     endsIn: "Endet in {time}", ended: "Beendet", startsSoon: "Beginnt…", underWay: "Läuft", waitingPlayers: "Wartet auf Spieler",
     board: "Spielfeld", boardOf: "Spielfeld von {name}", cards: "{n} Karten abgelegt", card1: "1 Karte abgelegt", moves: "{n} Züge", move1: "1 Zug",
-    won: "gewonnen in {time}", gaveUp: "aufgegeben", playing: "spielt",
+    won: "gewonnen in {time}", gaveUp: "aufgegeben", playing: "spielt", you: "du",
     online: "", offline: "Verbindung verloren: verbinde neu…",
   },
 };
@@ -188,7 +188,7 @@ function standingLine(standing, place) {
     : standing.resigned ? w("gaveUp") : w("playing");
   const cells = [
     ["rank", `${place}`],
-    ["name", standing.name],
+    ["name", standing.player === connection.player?.id ? `${standing.name} (${w("you")})` : standing.name],
     ["state", `${counts(standing)} · ${result}`],
   ];
   for (const [kind, text] of cells) {
@@ -230,5 +230,9 @@ function report(error) {
 setInterval(() => {
   if (page.race !== null) $("#watch-state").textContent = stateText();
 }, 1000);
+// The list of live races is looked at again every 10 s while it is shown.
+setInterval(() => {
+  if (page.race === null && !$("#race-list").hidden && connection.online) showList().catch(() => {});
+}, 10_000);
 
 connection.open().catch(() => {});

@@ -135,6 +135,8 @@ async def test_a_racer_sees_no_board_of_their_own_race_in_german(
     await page.click(f'#watch-standings li[data-player="{bob.welcome["player"]["id"]}"] button')
     await page.wait_for_selector("#watch-error:not(:empty)")
     assert "Du spielst in diesem Rennen mit" in await page.inner_text("#watch-error")
+    mine = f'#watch-standings li[data-player="{me.welcome["player"]["id"]}"] .name'
+    assert (await page.inner_text(mine)).endswith("(du)")
     assert await page.locator("#board .card").count() == 0
     await snapshot(page, "watch-racing-here-phone")
     assert page.errors == []  # type: ignore[attr-defined]
