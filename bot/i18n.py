@@ -495,6 +495,10 @@ ERRORS: Final[dict[str, tuple[str, str]]] = {
     "arena_state": ("The arena does not allow that now.", "Die Arena lässt das jetzt nicht zu."),
     "arena_joined": ("You are already in this arena.", "Du bist schon in dieser Arena."),
     "not_in_arena": ("You are not in this arena.", "Du bist nicht in dieser Arena."),
+    "too_many_arenas": (
+        "You already have arenas of your own that are not finished; wait for one to end.",
+        "Du hast schon eigene Arenen, die nicht beendet sind; warte, bis eine zu Ende ist.",
+    ),
     "not_creator": (
         "Only the creator can start the race.",
         "Nur wer das Rennen erstellt hat, kann es starten.",

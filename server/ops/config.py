@@ -152,6 +152,9 @@ class ServerConfig:
     # created this many seconds before its start, so players can join it ahead.
     arena_schedule: tuple[str, ...] = ()
     arena_schedule_ahead_s: int = 3600
+    # How many arenas a player may have created that are not finished (docs/arena.md):
+    # enough for one running and the next announced, not a flood of empty listings.
+    arena_creator_limit: int = 2
     # Whether guests' results rank (daily boards, all-time board, statistics, ratings).
     # Off: only Discord users rank, in the bot or signed in (server/core/identity.py,
     # ``unranked_reason``); on is for a private server whose players are all known.
@@ -211,6 +214,7 @@ _ENV_TYPES = {
     "arena_poll_ms": int,
     "arena_countdown_s": int,
     "arena_schedule_ahead_s": int,
+    "arena_creator_limit": int,
     "watch_delay_ms": int,
 }
 

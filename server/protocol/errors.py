@@ -27,7 +27,7 @@ tree to the classes and to every code the server raises:
     │       deal_not_ready, day_not_open, deal_live, attempt_not_over,
     │       race_not_finished
     ├── TournamentError            the arena does not allow it (``arena_state`` names the state)
-    │       arena_state, arena_joined, not_in_arena
+    │       arena_state, arena_joined, not_in_arena, too_many_arenas
     ├── MatchError                 quick match refused
     │       sign_in_required, already_racing
     ├── WatchError                 a board that would show a racer their own deal
@@ -309,6 +309,12 @@ class TournamentError(ArenaError):
         "not_in_arena": (
             "You are not in this arena.",
             "Du bist nicht in dieser Arena.",
+        ),
+        "too_many_arenas": (
+            "You already have {limit} arenas of your own that are not finished; create "
+            "another once one of them has ended.",
+            "Du hast schon {limit} eigene Arenen, die nicht beendet sind; erstelle eine "
+            "weitere, sobald eine davon zu Ende ist.",
         ),
     }
 

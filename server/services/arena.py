@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 import structlog
 
@@ -25,28 +25,24 @@ from server.core.arena_rules import RaceLine
 from server.core.arena_schedule import ScheduleEntry
 from server.core.arena_values import ArenaSettings, Decision, Paired, Withdrawn
 from server.core.identity import Principal
+from server.core.ratings import pool_options
 from server.core.session import check_game_settings
 from server.ops.config import ServerConfig
-from server.protocol.errors import ArenaError, GameError, NotFoundError
+from server.protocol.errors import ArenaError, GameError, NotFoundError, TournamentError
 from server.services.arena_push import TOP, ArenaPush, around, podium
 from server.services.races import RaceService
 from server.services.subscriber import Subscriber
 from server.store.arena import ArenaStore, SeatOutcome
 from server.store.arena_reads import ArenaReads, ArenaRow
+from server.store.ratings import Pool, RatingStore
 from server.store.storage import Storage
 
 log = structlog.get_logger(__name__)
 
-# A player's rating when they join, for pairing at the start: none yet here (a rating
-# service may pass its own, ``rating``), so everyone starts equal.
-DEFAULT_RATING = 1500.0
 
-Rating = Callable[[Principal, str], Awaitable[float]]
-
-
-async def equal_rating(who: Principal, variant: str) -> float:
-    """Every player's rating for pairing, until ratings exist: the same for all."""
-    return DEFAULT_RATING
+def rating_pool(settings: p.ArenaSettings | ArenaSettings) -> Pool:
+    """The rating pool of an arena's races: its variant with its options."""
+    return Pool(settings.variant, pool_options(settings.variant, settings.options))
 
 
 def check_arena(message: p.CreateArena) -> None:
@@ -81,7 +77,7 @@ class ArenaService:
         push: ArenaPush,
         config: ServerConfig,
         clock: Callable[[], int],
-        rating: Rating = equal_rating,
+        ratings: RatingStore,
     ) -> None:
         self.store = store
         self.reads = reads
@@ -90,7 +86,7 @@ class ArenaService:
         self.push = push
         self.config = config
         self.clock = clock
-        self.rating = rating
+        self.ratings = ratings
         self.schedule = [ScheduleEntry.parse(text) for text in config.arena_schedule]
 
     # ------------------------------------------------------------ requests
@@ -98,7 +94,13 @@ class ArenaService:
     async def create(
         self, who: Principal, message: p.CreateArena, subscriber: Subscriber | None
     ) -> p.ArenaReply:
-        """Create an unrated arena (and join it)."""
+        """Create an unrated arena (and join it).
+
+        Raises:
+            GameError: ``invalid_options``.
+            TournamentError: ``too_many_arenas`` while the player has
+                ``arena_creator_limit`` arenas of their own not finished.
+        """
         check_arena(message)
         settings = ArenaSettings(
             variant=message.variant,
@@ -111,11 +113,13 @@ class ArenaService:
             title=message.title,
         )
         starts_at = self.clock() + message.starts_in_s * 1000
-        arena_id = await self.store.create(who.player_id, settings, starts_at)
-        assert arena_id is not None  # only a schedule entry's arena can exist already
+        limit = self.config.arena_creator_limit
+        arena_id = await self.store.create(who.player_id, settings, starts_at, limit=limit)
+        if arena_id is None:
+            raise TournamentError("too_many_arenas", limit=limit)
         log.info("arena_created", arena=arena_id, variant=settings.variant)
         if message.join:
-            await self._change(arena_id, await self._joining(who, settings.variant))
+            await self._change(arena_id, await self._joining(who, settings))
         return await self.reply(arena_id, who, message.id, subscriber)
 
     async def join(
@@ -123,7 +127,7 @@ class ArenaService:
     ) -> p.ArenaReply:
         """Join an arena before its end, or come back after a pause."""
         row = await self._row(message.arena)
-        await self._change(message.arena, await self._joining(who, row.settings.variant))
+        await self._change(message.arena, await self._joining(who, row.settings))
         return await self.reply(message.arena, who, message.id, subscriber)
 
     async def pause(self, who: Principal, message: p.PauseArena) -> p.ArenaReply:
@@ -150,9 +154,12 @@ class ArenaService:
         return p.ArenasReply(id=message.id, arenas=arenas)
 
     async def _joining(
-        self, who: Principal, variant: str
+        self, who: Principal, settings: p.ArenaSettings | ArenaSettings
     ) -> Callable[[Arena, list[SeatOutcome]], list[Decision]]:
-        rating = await self.rating(who, variant)
+        """A player joining with their rating in the arena's pool, for pairing: the
+        rating people see (1500 for a player never rated there, as for every guest),
+        the same number quick match pairs by (docs/arena.md, "Pairing")."""
+        rating = float((await self.ratings.rating_of(who.player_id, rating_pool(settings))).rating)
         now = self.clock()
         return lambda arena, _: arena.join(who.player_id, who.name, rating, now)
 
@@ -329,6 +336,10 @@ class ArenaService:
             context={"arena": arena_id, "pairing": pairing.pairing},
         )
         race_id = (await self.races.create(first, asked, None)).race.race
+        if settings.rated:
+            # Before anyone can play it: its finishing order rates its signed-in players
+            # when it ends, as a rated quick match's does (server/services/ratings.py).
+            await self.ratings.mark_rated(race_id, rating_pool(settings))
         for who in players[1:]:
             await self.races.join(who, p.JoinRace(race=race_id), None)
         await self.races.start(first, p.StartRace(race=race_id))

@@ -173,7 +173,14 @@ def build_services(
     arena_reads = ArenaReads(storage.pool)
     arena_push = ArenaPush(arena_reads, clock, config.arena_poll_ms)
     arenas = ArenaService(
-        ArenaStore(storage.pool), arena_reads, races, storage, arena_push, config, clock
+        ArenaStore(storage.pool),
+        arena_reads,
+        races,
+        storage,
+        arena_push,
+        config,
+        clock,
+        rating_store,
     )
     daily_limit_ms = config.daily_time_limit_s * 1000
     dailies = Dailies(

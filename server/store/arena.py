@@ -77,30 +77,45 @@ class ArenaStore:
         settings: ArenaSettings,
         starts_at: int,
         schedule: str | None = None,
+        limit: int | None = None,
     ) -> int | None:
         """Store a new arena; its id, or None when the schedule entry's arena for that
-        start exists already (another process made it)."""
-        arena_id = await self.pool.fetchval(
-            """
-            insert into arenas (creator_id, schedule, title, variant, options, duration_s,
-                race_time_s, countdown_s, race_size, rated, starts_at, ends_at)
-            values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11, $12)
-            on conflict (schedule, starts_at) where schedule is not null do nothing
-            returning id
-            """,
-            creator_id,
-            schedule,
-            settings.title,
-            settings.variant,
-            json.dumps(settings.options),
-            settings.duration_ms // 1000,
-            settings.race_time_ms // 1000,
-            settings.countdown_ms // 1000,
-            settings.race_size,
-            settings.rated,
-            from_ms(starts_at),
-            from_ms(starts_at + settings.duration_ms),
-        )
+        start exists already (another process made it), or when the creator has
+        ``limit`` arenas not finished already (counted under a lock of the creator's, so
+        two requests at once cannot both pass)."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            if creator_id is not None and limit is not None:
+                await conn.execute(
+                    "select pg_advisory_xact_lock(hashtext('arena-creator:' || $1::bigint::text))",
+                    creator_id,
+                )
+                open_ = await conn.fetchval(
+                    "select count(*) from arenas where creator_id = $1 and state <> 'finished'",
+                    creator_id,
+                )
+                if open_ >= limit:
+                    return None
+            arena_id = await conn.fetchval(
+                """
+                insert into arenas (creator_id, schedule, title, variant, options, duration_s,
+                    race_time_s, countdown_s, race_size, rated, starts_at, ends_at)
+                values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11, $12)
+                on conflict (schedule, starts_at) where schedule is not null do nothing
+                returning id
+                """,
+                creator_id,
+                schedule,
+                settings.title,
+                settings.variant,
+                json.dumps(settings.options),
+                settings.duration_ms // 1000,
+                settings.race_time_ms // 1000,
+                settings.countdown_ms // 1000,
+                settings.race_size,
+                settings.rated,
+                from_ms(starts_at),
+                from_ms(starts_at + settings.duration_ms),
+            )
         return None if arena_id is None else int(arena_id)
 
     @guarded

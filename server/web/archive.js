@@ -7,6 +7,7 @@
 import { clock } from "./game.js";
 import { t, variantName } from "./i18n.js";
 import { escape } from "./cards.js";
+import { ghostBestLink, ghostYoursLink } from "./ghost-link.js";
 
 const DAYS = 14;
 
@@ -22,7 +23,7 @@ export class DailyArchive {
     if (before) fields.before = before;
     const reply = await this.connection.request("daily_archive", fields);
     if (!reply.days.length) return before ? "" : `<p>${t("pastDaysEmpty")}</p>`;
-    const items = reply.days.map((day) => this.dayHtml(day)).join("");
+    const items = reply.days.map((day) => this.dayHtml(day, variant)).join("");
     const oldest = reply.days.at(-1).date;
     const more = reply.days.length === DAYS
       ? `<p><button data-action="archive-more" data-before="${oldest}">${t("archiveMore")}</button></p>`
@@ -30,7 +31,7 @@ export class DailyArchive {
     return `<ul class="archive-days">${items}</ul>${more}`;
   }
 
-  dayHtml(day) {
+  dayHtml(day, variant) {
     const about = t("archiveDay", { date: day.date, n: day.solution_length, players: day.players });
     const yours = day.yours
       ? t("archiveYours", { result: day.yours.status === "won" ? clock(day.yours.time_ms ?? 0) : t(`status_${day.yours.status}`) })
@@ -38,7 +39,8 @@ export class DailyArchive {
     const opens = new Date(day.closes_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     const actions = day.closed
       ? `<button data-action="archive-play" data-date="${day.date}">${t("archivePlay")}</button>
-         <button data-action="archive-board" data-date="${day.date}" aria-expanded="false">${t("archiveBoard")}</button>`
+         <button data-action="archive-board" data-date="${day.date}" aria-expanded="false">${t("archiveBoard")}</button>
+         ${ghostBestLink(variant, day.date)}${day.yours?.status === "won" ? ghostYoursLink(day.yours.game) : ""}`
       : `<span>${t("archiveOpensAt", { time: opens })}</span>`;
     return `<li data-day="${day.date}"><span>${escape(about)} · ${escape(yours)}</span>
       <span class="actions">${actions}</span><div data-day-board></div></li>`;

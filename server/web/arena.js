@@ -12,7 +12,7 @@ const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", 
 
 const TEXTS = {
   en: {
-    home: "← Solitaire Arena", arenas: "Arenas", noArenas: "No arena right now: open one.",
+    home: "← Solitaire Arena", arenas: "Arenas", liveRaces: "Live races", ghosts: "Race a ghost", noArenas: "No arena right now: open one.",
     openArena: "Open an arena", variant: "Game", minutes: "Minutes", startsIn: "Starts in (minutes)",
     create: "Open", join: "Join", pause: "Pause", leave: "Leave", allArenas: "All arenas",
     open: "Open", playRace: "Play your race",
@@ -25,7 +25,7 @@ const TEXTS = {
     online: "", offline: "Connection lost: reconnecting…", arenaTitle: "{variant} arena · {minutes} min",
   },
   de: {
-    home: "← Solitaire Arena", arenas: "Arenen", noArenas: "Gerade keine Arena: eröffne eine.",
+    home: "← Solitaire Arena", arenas: "Arenen", liveRaces: "Laufende Rennen", ghosts: "Gegen einen Geist", noArenas: "Gerade keine Arena: eröffne eine.",
     openArena: "Arena eröffnen", variant: "Spiel", minutes: "Minuten", startsIn: "Beginnt in (Minuten)",
     create: "Eröffnen", join: "Mitmachen", pause: "Pause", leave: "Verlassen", allArenas: "Alle Arenen",
     open: "Öffnen", playRace: "Zu deinem Rennen",

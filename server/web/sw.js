@@ -25,6 +25,9 @@ const FILES = [
   "/daily.js",
   "/deal.js",
   "/game.js",
+  "/ghost-link.js",
+  "/ghost.html",
+  "/ghost.js",
   "/hints.js",
   "/i18n.js",
   "/icon-maskable.svg",
@@ -48,6 +51,8 @@ const FILES = [
   "/sw.js",
   "/texts-de.js",
   "/texts-en.js",
+  "/watch.html",
+  "/watch.js",
 ];
 
 self.addEventListener("install", (event) => {

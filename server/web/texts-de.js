@@ -3,6 +3,7 @@
 export default {
   title: "Solitaire Arena",
   practice: "Üben",
+  arenas: "Arenen",
   race: "Rennen",
   newGame: "Neues Spiel",
   undo: "Zurück",

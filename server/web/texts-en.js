@@ -4,6 +4,7 @@
 export default {
   title: "Solitaire Arena",
   practice: "Practice",
+  arenas: "Arenas",
   race: "Race",
   newGame: "New game",
   undo: "Undo",

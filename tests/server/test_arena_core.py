@@ -17,6 +17,7 @@ from server.core.arena_values import (
     Status,
     Withdrawn,
 )
+from server.core.ratings import Skill
 from server.protocol.errors import TournamentError
 
 
@@ -141,6 +142,16 @@ class TestPairing:
         assert pairings[2].players == (6, 5, 4, 3, 2, 1)
         assert all(arena.players[p].status is Status.PAIRED for p in range(1, 21))
         assert arena.pair(START) == []  # nobody is paired twice
+
+    def test_ratings_not_the_order_of_joining_make_the_first_races(self) -> None:
+        # The ratings players join with: a provisional newcomer is 1500, like everyone in
+        # a pool they never played (server/services/arena.py, ``_joining``).
+        ratings = {1: Skill(31.0, 2.0), 2: Skill(), 3: Skill(20.0, 2.0), 4: Skill(28.0, 3.0)}
+        arena = make_arena(race_size=2)
+        for player, skill in ratings.items():
+            arena.join(player, f"P{player}", skill.rating, now=START - 100 + player)
+        arena.tick(START)
+        assert [p.players for p in arena.pair(START)] == [(1, 4), (2, 3)]
 
     def test_a_lone_waiter_waits(self) -> None:
         arena = running(3)

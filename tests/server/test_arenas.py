@@ -246,3 +246,23 @@ async def test_requests_out_of_range_or_out_of_turn_change_nothing(connect: Conn
         (arena["arena"], "upcoming", 1)
     ]
     assert (await bob.ok("list_arenas", variant="yukon"))["arenas"] == []
+
+
+async def test_a_player_creates_at_most_two_arenas_not_finished(
+    connect: Connect, clock: MovingClock
+) -> None:
+    ann = await connect(name="Ann", locale="de")
+    bob = await connect(name="Bob")
+    first = (await ann.ok("create_arena", variant="klondike", minutes=5))["arena"]
+    await ann.ok("create_arena", variant="yukon", minutes=10, starts_in_s=600)
+    refused = await ann.error("create_arena", "too_many_arenas", variant="klondike", minutes=5)
+    assert refused["details"] == {"limit": 2}
+    assert refused["message"].startswith("Du hast schon 2 eigene Arenen")
+    assert len((await ann.ok("list_arenas"))["arenas"]) == 2  # nothing was created
+    # Others still may; and once Ann's first arena is over, Ann may create another.
+    await bob.ok("create_arena", variant="klondike", minutes=5)
+    clock.skip(5 * MINUTE_MS)
+    await arena_event(
+        ann, "state", lambda m: m["arena"] == first["arena"] and m["event"]["state"] == "finished"
+    )
+    await ann.ok("create_arena", variant="klondike", minutes=5)
