@@ -26,6 +26,7 @@ import discord
 from discord.ext import commands
 
 from bot import card_emoji
+from bot.arena_buttons import ArenaButton
 from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, dm_commands, server_commands
 from bot.command_sync import CommandOffer
@@ -35,6 +36,7 @@ from bot.spread import SpreadClient
 from bot.state import state_dir
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect
+from bot.watch_buttons import WatchButton, WatchSelect
 
 log = logging.getLogger("bot")
 
@@ -109,7 +111,9 @@ class SolitaireBot(commands.Bot):
         # What discord.py raises around a command (one used where it is not offered)
         # is answered by the same hook as the commands' own failures.
         self.tree.error(self.table.errors.report)
-        self.add_dynamic_items(BoardButton, BoardSelect, RaceButton)
+        self.add_dynamic_items(
+            BoardButton, BoardSelect, RaceButton, ArenaButton, WatchButton, WatchSelect
+        )
         self._desk_task = asyncio.create_task(self.desk.run(), name="race-desk")
         self._desk_task.add_done_callback(_report_crash)
         assert self.application_id is not None  # known once logged in

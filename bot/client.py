@@ -122,6 +122,7 @@ class ArenaClient:
         on_event: Callable[[Message], None] | None = None,
         on_race: Callable[[Message], None] | None = None,
         on_notice: Callable[[Message], None] | None = None,
+        on_arena: Callable[[p.ArenaEvent], None] | None = None,
         request_timeout: float = 15.0,
         ready_wait: float = 2.0,
         rate_per_second: float = 18.0,
@@ -136,6 +137,8 @@ class ArenaClient:
         self.on_race = on_race
         # Messages the server sends unasked (no id), such as a game proven lost.
         self.on_notice = on_notice
+        # What the arenas the bot follows push (standings, a player's next race, the end).
+        self.on_arena = on_arena
         self.request_timeout = request_timeout
         # Seconds a request waits for a lost connection to come back (a blip reconnects
         # in about a second) before it fails: a server that is down answers a press
@@ -369,6 +372,9 @@ class ArenaClient:
                 future.set_result(message)
             elif isinstance(message, p.ErrorMessage):
                 log.warning("server error without request: %s", message.code)
+            elif isinstance(message, p.ArenaEvent):
+                if self.on_arena is not None:
+                    self.on_arena(message)
             elif message.id is None and self.on_notice is not None:
                 self.on_notice(cast(Message, msgspec.to_builtins(message)))
 

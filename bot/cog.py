@@ -5,7 +5,8 @@ lives here. Names, descriptions and choices are English in the code and German
 through ``GermanTranslator`` for users whose Discord speaks German.
 
 The group is offered twice (``server_commands``, ``dm_commands``): every command in
-servers, all but ``race`` in DMs with the bot, where a race has no channel to live in.
+servers, all but ``race`` and ``arena`` in DMs with the bot, where neither has a channel
+to live in.
 """
 
 from __future__ import annotations
@@ -143,6 +144,26 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         if time_limit is not None:
             settings["time_limit_s"] = time_limit * 60
         await self.table.create_race(interaction, deal, thread, **settings)
+
+    @app_commands.command(
+        name="arena", description="Open an arena in this channel: back-to-back races, join any time"
+    )
+    @app_commands.describe(
+        variant="The game everyone plays",
+        minutes="How long the arena runs (5 to 60 minutes)",
+        starts_in="Minutes until it starts (default: at once)",
+        title="A name for the arena",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def arena(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: Choice[str],
+        minutes: app_commands.Range[int, 5, 60] = 30,
+        starts_in: app_commands.Range[int, 0, 1440] = 0,
+        title: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        await self.table.open_arena(interaction, variant.value, minutes, starts_in, title)
 
     @app_commands.command(name="daily", description="Play today's deal")
     @app_commands.describe(variant="The game of the day")
@@ -290,6 +311,7 @@ def dm_commands(table: Table) -> app_commands.Group:
     command; the same names stay, so ``/solitaire race`` keeps its name in servers."""
     group = server_commands(table)
     group.remove_command("race")
+    group.remove_command("arena")  # an arena lives in a channel too
     # Installable by a user too: then it works in their DMs with others and group DMs,
     # answered privately. Not in servers: there the server's own copy (with race) is
     # offered where the bot is, and Discord would list both copies side by side.

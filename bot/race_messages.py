@@ -21,9 +21,10 @@ from bot.boards import Boards
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
 from bot.presses import shared
-from bot.race_buttons import quit_view, race_view
+from bot.race_buttons import quit_view
 from bot.races import RaceState, plain_name, render_race
 from bot.render import format_time
+from bot.watch_buttons import watched_race_view
 from server import protocol as p
 
 
@@ -217,7 +218,7 @@ class RaceMessages(Boards):
         assert state is not None
         sent = await interaction.edit_original_response(
             content=render_race(state, locale),
-            view=race_view(state.race, state.state, locale, state.start_mode),
+            view=watched_race_view(state.race, state.state, locale, state.start_mode),
         )
         if wanted:  # before the desk has the message: nothing is posted there until then
             await self._open_thread(interaction, state, sent, locale, quiet=thread is None)
@@ -398,7 +399,7 @@ class RaceMessages(Boards):
             assert state is not None
             await posted.edit(
                 content=render_race(state, locale),
-                view=race_view(state.race, state.state, locale, state.start_mode),
+                view=watched_race_view(state.race, state.state, locale, state.start_mode),
             )
             if threaded:
                 await self._open_thread(interaction, state, posted, locale, quiet=True)

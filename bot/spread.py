@@ -29,13 +29,15 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from bot.client import Actor, ArenaClient, Message
 from server import protocol as p
 
+_CALLBACKS = ("on_event", "on_race", "on_notice", "on_arena")
+
 
 class SpreadClient(ArenaClient):
     """``count`` connections to the server, each race on one of them."""
 
     def __init__(self, url: str, service_token: str, count: int, **options: Any) -> None:
         super().__init__(url, service_token, **options)
-        own = {k: v for k, v in options.items() if k not in ("on_event", "on_race", "on_notice")}
+        own = {k: v for k, v in options.items() if k not in _CALLBACKS}
         self.links = [
             ArenaClient(
                 host_url(url, index),
@@ -43,6 +45,7 @@ class SpreadClient(ArenaClient):
                 on_event=self._event,
                 on_race=self._race,
                 on_notice=self._notice,
+                on_arena=self._arena,
                 **own,
             )
             for index in range(count)
@@ -64,6 +67,10 @@ class SpreadClient(ArenaClient):
     def _notice(self, message: Message) -> None:
         if self.on_notice is not None:
             self.on_notice(message)
+
+    def _arena(self, message: p.ArenaEvent) -> None:
+        if self.on_arena is not None:
+            self.on_arena(message)
 
     async def start(self, timeout: float | None = None) -> None:
         """Start every connection (with ``timeout``, wait until each said hello)."""

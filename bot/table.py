@@ -18,6 +18,7 @@ from typing import Any
 
 import engine
 from bot.answers import Interaction, answering, send
+from bot.arenas import Arenas
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
@@ -26,6 +27,7 @@ from bot.race_messages import RaceMessages, parse_deal
 from bot.ratings import QuickMatches
 from bot.standings import Standings
 from bot.views import BoardOp
+from bot.watching import Watching
 
 
 def done_line(op: BoardOp, pressed: Pressed, locale: str) -> str:
@@ -39,7 +41,7 @@ def done_line(op: BoardOp, pressed: Pressed, locale: str) -> str:
     return text(locale, "board_updated", moves=", ".join(played))
 
 
-class Table(RaceMessages, Standings, QuickMatches):
+class Table(RaceMessages, Standings, QuickMatches, Arenas, Watching):
     """Plays every Discord user's games and races through one server client."""
 
     @answering

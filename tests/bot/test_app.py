@@ -90,6 +90,7 @@ class TestLanguages:
         commands = {c["name"]: c for c in payload["options"]}
         assert set(commands) == {
             "race",
+            "arena",
             "daily",
             "play",
             "board",

@@ -498,7 +498,7 @@ class TestRaceCommand:
         ("start", "buttons"),
         [
             ("manual", ["Join", "Leave", "Start"]),
-            ("now", ["Join", "Leave", "Open my board"]),
+            ("now", ["Join", "Leave", "Open my board", "Watch"]),
         ],
     )
     async def test_race_message_buttons(self, bot: Bot, start: str, buttons: list[str]) -> None:

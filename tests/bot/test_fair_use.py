@@ -147,7 +147,8 @@ class TestCommandSync:
         await offer.start()
         [dm] = await command_payload(offer.tree)
         commands = _subcommands([dm])
-        assert "race" not in commands and {"play", "daily", "move", "options"} <= set(commands)
+        assert "race" not in commands and "arena" not in commands
+        assert {"play", "daily", "move", "options"} <= set(commands)
         # BOT_DM and PRIVATE_CHANNEL: Discord shows it in no server; installable by a
         # server (0) and by a user (1), so a user-installed bot plays in any DM.
         assert dm["contexts"] == [1, 2] and dm["integration_types"] == [0, 1]
@@ -158,7 +159,8 @@ class TestCommandSync:
         await offer.start()
         await offer.join(SERVER_A)
         commands = _subcommands(await command_payload(offer.tree, SERVER_A))
-        assert set(commands) == set(_subcommands(await command_payload(offer.tree))) | {"race"}
+        dms = set(_subcommands(await command_payload(offer.tree)))
+        assert set(commands) == dms | {"race", "arena"}
         assert commands["race"]["name_localizations"] == {"de": "rennen"}
         assert commands["race"]["description_localizations"]["de"]
         assert await command_payload(offer.tree, SERVER_B) == []  # not joined: nothing there
