@@ -90,7 +90,10 @@ class BotSettings:
 
 
 class SolitaireBot(commands.Bot):
-    """The bot: one server client, one race desk, the /solitaire commands."""
+    """The bot: one server client, one race desk, the /solitaire commands; its items reach
+    the table through ``table`` (bot/holder.py)."""
+
+    table: Table
 
     def __init__(self, client: ArenaClient, desk: RaceDesk, state: Path | None = None) -> None:
         intents = discord.Intents.default()  # guilds and DMs; no privileged intent

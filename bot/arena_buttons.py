@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.holder import table_of
 from bot.i18n import text
 
 # (op, text key, style) of each button, by the arena's state.
@@ -63,4 +64,4 @@ class ArenaButton(
         return cls(int(match["arena"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.table.arena_press(interaction, self.arena, self.op)
+        await table_of(interaction).arena_press(interaction, self.arena, self.op)

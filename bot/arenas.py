@@ -26,11 +26,10 @@ import discord
 from bot.answers import Interaction, answering, send
 from bot.arena import ArenaState, render_arena, render_place, render_podium, render_scored
 from bot.arena_buttons import arena_view
-from bot.boards import Boards
+from bot.boards import Boards, board_reply
 from bot.client import Actor, ServerError
 from bot.desk import Herald
 from bot.i18n import locale_of, text
-from bot.presses import view_of
 from bot.race_buttons import start_view
 from bot.race_messages import Herald as FollowupHerald
 from bot.race_messages import RaceMessageHandle, channel_id, editable
@@ -68,17 +67,6 @@ class ArenaEntry:
     joiners: dict[int, Joiner] = field(default_factory=dict)  # server player id → joiner
 
 
-def arena_reply(reply: p.ServerMessage) -> p.ArenaInfo:
-    """The arena an ``arena`` reply carries.
-
-    Raises:
-        ServerError: ``bad_reply``, for any other reply.
-    """
-    if not isinstance(reply, p.ArenaReply):
-        raise ServerError("bad_reply", f"expected an arena, got {type(reply).__name__}")
-    return reply.arena
-
-
 class Arenas(Boards):
     """``/solitaire arena``, the arena message's buttons, and what arenas push."""
 
@@ -111,7 +99,7 @@ class Arenas(Boards):
             starts_in_s=starts_in * 60,
             title=title.strip()[:64] if title and title.strip() else None,
         )
-        info = arena_reply(await self.client.ask(create, actor))
+        info = await self._arena(create, actor)
         state = ArenaState(info)
         sent = await interaction.edit_original_response(
             content=render_arena(state, locale), view=arena_view(info.arena, info.state, locale)
@@ -144,19 +132,23 @@ class Arenas(Boards):
         actor = self.actor(interaction)
         if op == "join":
             try:
-                info = arena_reply(await self.client.ask(p.JoinArena(arena=arena), actor))
+                info = (
+                    await self.client.expect(p.JoinArena(arena=arena), actor, p.ArenaReply)
+                ).arena
             except ServerError as err:
                 if err.code != "arena_joined":
                     raise
                 # In already (before a restart, or twice): followed again from here.
-                info = arena_reply(await self.client.ask(p.GetArena(arena=arena), actor))
+                info = (
+                    await self.client.expect(p.GetArena(arena=arena), actor, p.ArenaReply)
+                ).arena
             entry = self._adopt(info, interaction)
             if entry is not None and info.you is not None:
                 self._join(entry, info.you.player, actor, interaction)
             await send(interaction, text(actor.locale, "arena_in", arena=arena))
             return
         if op == "place":
-            info = arena_reply(await self.client.ask(p.GetArena(arena=arena), actor))
+            info = await self._arena(p.GetArena(arena=arena), actor)
             self._adopt(info, interaction)
             if info.you is None:
                 await send(interaction, text(actor.locale, "arena_not_joined"))
@@ -169,6 +161,10 @@ class Arenas(Boards):
             return
         await self.client.ask(p.LeaveArena(arena=arena), actor)
         await send(interaction, text(actor.locale, "arena_left"))
+
+    async def _arena(self, request: p.ClientMessage, actor: Actor) -> p.ArenaInfo:
+        """The arena the server's ``arena`` reply to ``request`` carries."""
+        return (await self.client.expect(request, actor, p.ArenaReply)).arena
 
     def _adopt(self, info: p.ArenaInfo, interaction: Interaction) -> ArenaEntry | None:
         """The arena's entry; an arena message from before a restart is followed again
@@ -217,8 +213,8 @@ class Arenas(Boards):
         Join's followup while it lasts, else the channel mentions them with the button
         that opens it)."""
         actor = joiner.actor
-        reply = await self.client.ask(p.GetRace(race=body.race), actor)
-        if not isinstance(reply, p.RaceReply) or reply.race.your_game is None:
+        reply = await self.client.expect(p.GetRace(race=body.race), actor, p.RaceReply)
+        if reply.race.your_game is None:
             return
         game = reply.race.your_game
         arena = entry.state.arena
@@ -234,9 +230,11 @@ class Arenas(Boards):
         players = ", ".join(plain_name(q.name) for q in body.players)
         notice = text(actor.locale, "arena_next", arena=arena, race=body.race, players=players)
         await self.load_prefs(actor)
-        view = await view_of(self.client, actor, game)
+        view = await self.client.expect(p.GetView(game=game), actor, p.ViewReply)
         self.games[actor.user_id] = game
-        layout = self.board(game, view, actor.locale, notice=notice, user=actor.user_id)
+        layout = self.board(
+            game, board_reply(view), actor.locale, notice=notice, user=actor.user_id
+        )
         message = await joiner.followup.send(view=layout, ephemeral=True, wait=True)
         self._remember(game, actor, lambda v: message.edit(content=None, view=v))
 

@@ -30,6 +30,7 @@ from bot.races import RaceState, render_race, result_line
 from bot.result_card import result_png, share_grid
 from bot.state import read_json, write_atomically
 from bot.watch_buttons import watched_race_view
+from server import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -101,27 +102,27 @@ class RaceDesk:
 
     # ------------------------------------------------------------ input
 
-    def on_race(self, info: dict[str, Any]) -> None:
+    def on_race(self, info: p.RaceInfo) -> None:
         """A race's full state arrived (a reply, or a resync after a reconnect)."""
-        entry = self.races.get(info["race"])
+        entry = self.races.get(info.race)
         if entry is None:
-            entry = self.races[info["race"]] = DeskEntry(RaceState.from_info(info))
-            entry.racers = dict.fromkeys(self.kept_racers.get(info["race"], []))
-        elif info["seq"] >= entry.state.seq:
-            entry.state = RaceState.from_info(info)
+            entry = self.races[info.race] = DeskEntry(RaceState(info))
+            entry.racers = dict.fromkeys(self.kept_racers.get(info.race, []))
+        elif info.seq >= entry.state.seq:
+            entry.state = RaceState(info, entry.state.end_reason)
         else:
             return
-        self._mark(info["race"])
+        self._mark(info.race)
 
-    def on_event(self, event: dict[str, Any]) -> None:
+    def on_event(self, event: p.Event) -> None:
         """A race event arrived; races the desk does not follow are ignored."""
-        entry = self.races.get(event["race"])
+        entry = self.races.get(event.race)
         if entry is not None and entry.state.apply(event):
-            if event["event"].get("kind") == "start":
+            if isinstance(event.event, p.StartEvent):
                 entry.mention_due = bool(entry.racers)
                 if self.on_start is not None:
-                    self.on_start(event["race"])
-            self._mark(event["race"])
+                    self.on_start(event.race)
+            self._mark(event.race)
 
     def racer(self, race: int, user_id: int, *, racing: bool) -> None:
         """The Discord user ``user_id`` joined (``racing``) or left ``race`` through this bot."""

@@ -26,7 +26,7 @@ import itertools
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from bot.client import Actor, ArenaClient, Message
+from bot.client import Actor, ArenaClient
 from server import protocol as p
 
 _CALLBACKS = ("on_event", "on_race", "on_notice", "on_arena")
@@ -56,15 +56,15 @@ class SpreadClient(ArenaClient):
 
     # The links' callbacks go to whatever the bot set on this client (boards set
     # ``on_notice`` after it was made).
-    def _event(self, message: Message) -> None:
+    def _event(self, message: p.Event) -> None:
         if self.on_event is not None:
             self.on_event(message)
 
-    def _race(self, message: Message) -> None:
+    def _race(self, message: p.RaceInfo) -> None:
         if self.on_race is not None:
             self.on_race(message)
 
-    def _notice(self, message: Message) -> None:
+    def _notice(self, message: p.ServerMessage) -> None:
         if self.on_notice is not None:
             self.on_notice(message)
 

@@ -19,6 +19,7 @@ from typing import Any
 import engine
 from bot.answers import Interaction, answering, send
 from bot.arenas import Arenas
+from bot.boards import board_reply
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
@@ -28,6 +29,7 @@ from bot.ratings import QuickMatches
 from bot.standings import Standings
 from bot.views import BoardOp
 from bot.watching import Watching
+from server import protocol as p
 
 
 def done_line(op: BoardOp, pressed: Pressed, locale: str) -> str:
@@ -55,37 +57,35 @@ class Table(RaceMessages, Standings, QuickMatches, Arenas, Watching):
         """Start a practice game of ``variant`` (on a chosen deal code or seed)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
-        fields: dict[str, Any] = {"variant": variant, "options": options or {}}
+        seed = None
         if deal:
             seed = parse_deal(deal)
             if seed is None:
                 await send(interaction, text(actor.locale, "bad_deal_code", code=deal[:40]))
                 return
-            fields["seed"] = seed
-        if interaction.guild_id is not None:
-            fields["guild_id"] = str(interaction.guild_id)
-        reply = await self.client.request("practice", actor, **fields)
-        await self.show_board(interaction, reply["game"], reply)
+        practice = p.Practice(
+            variant=variant, options=options or {}, seed=seed, guild_id=guild_of(interaction)
+        )
+        reply = await self.client.expect(practice, actor, p.ViewReply)
+        await self.show_board(interaction, reply.game, board_reply(reply))
 
     @answering
     async def daily(self, interaction: Interaction, variant: str) -> None:
         """Start an attempt at today's deal of ``variant`` (the first one is ranked)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
-        fields: dict[str, Any] = {"variant": variant}
-        if interaction.guild_id is not None:
-            fields["guild_id"] = str(interaction.guild_id)
+        start = p.DailyStart(variant=variant, guild_id=guild_of(interaction))
         # The first request of a day may wait for the solver to prove the day's deal.
-        reply = await self.client.request("daily_start", actor, timeout=120, **fields)
-        self.dailies[reply["game"]] = reply["date"]
+        reply = await self.client.expect(start, actor, p.DailyGameReply, timeout=120)
+        self.dailies[reply.game] = reply.date
         notice = text(
             actor.locale,
             "daily_started",
-            date=reply["date"],
+            date=reply.date,
             ranked=text(actor.locale, daily_standing(reply)),
-            deadline=f"<t:{reply['deadline'] // 1000}:R>",
+            deadline=f"<t:{reply.deadline // 1000}:R>",
         )
-        await self.show_board(interaction, reply["game"], reply, notice)
+        await self.show_board(interaction, reply.game, board_reply(reply), notice)
 
     @answering
     async def board_command(self, interaction: Interaction) -> None:
@@ -159,10 +159,12 @@ class Table(RaceMessages, Standings, QuickMatches, Arenas, Watching):
                 game = await self.current_game(interaction)
                 if game is None:
                     return []
-                reply = await self.client.request("get_view", self.actor(interaction), game=game)
+                asked = p.GetView(game=game)
+                reply = await self.client.expect(asked, self.actor(interaction), p.ViewReply)
         except (ServerError, TimeoutError):
             return []
-        return move_choices(reply["view"], current, locale_of(interaction.locale))
+        view = board_reply(reply)["view"]
+        return move_choices(view, current, locale_of(interaction.locale))
 
     async def deal_choices(self, interaction: Interaction, current: str) -> list[tuple[str, str]]:
         """(name, code) of the deal codes to offer for what I typed: the code itself
@@ -178,10 +180,9 @@ class Table(RaceMessages, Standings, QuickMatches, Arenas, Watching):
             async with asyncio.timeout(2.5):
                 game = self.games.get(interaction.user.id)
                 if game is not None:
-                    reply = await self.client.request(
-                        "get_view", self.actor(interaction), game=game
-                    )
-                    playing = reply["view"].get("deal_code")
+                    asked = p.GetView(game=game)
+                    reply = await self.client.expect(asked, self.actor(interaction), p.ViewReply)
+                    playing = reply.view.deal_code
                     if playing and playing.startswith(current.strip().upper()):
                         codes.append(playing)
         except (ServerError, TimeoutError):
@@ -220,9 +221,14 @@ class Table(RaceMessages, Standings, QuickMatches, Arenas, Watching):
         self._remember(game, actor, lambda v: board.edit(view=v), lasts=float("inf"))
 
 
-def daily_standing(reply: dict[str, Any]) -> str:
+def daily_standing(reply: p.DailyGameReply) -> str:
     """The text key of how a daily attempt counts: ranked, a guest's (sign in to rank),
     or practice (a later attempt)."""
-    if reply["ranked"]:
+    if reply.ranked:
         return "daily_ranked"
-    return "daily_unranked_guest" if reply.get("unranked") == "guest" else "daily_practice"
+    return "daily_unranked_guest" if reply.unranked == "guest" else "daily_practice"
+
+
+def guild_of(interaction: Interaction) -> str | None:
+    """The server an interaction came from, as the protocol names it (None in a DM)."""
+    return str(interaction.guild_id) if interaction.guild_id is not None else None

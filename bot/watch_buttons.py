@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.holder import table_of
 from bot.i18n import text
 from bot.race_buttons import race_view
 
@@ -62,7 +63,7 @@ class WatchButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         here = self.how == "here"
-        await interaction.client.table.watch_press(interaction, self.race, self.player, here)
+        await table_of(interaction).watch_press(interaction, self.race, self.player, here)
 
 
 class WatchSelect(
@@ -98,4 +99,4 @@ class WatchSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values or ["0"]
         player = int(values[0]) if values[0].isdigit() else 0
-        await interaction.client.table.watch_press(interaction, self.race, player, True)
+        await table_of(interaction).watch_press(interaction, self.race, player, True)

@@ -144,19 +144,9 @@ class Watching(Boards):
             ServerError: the server's refusal (``racing_here``, ``not_found``).
         """
         if not player:
-            first = watching(await self.client.ask(p.WatchRace(race=race), actor))
+            first = await self.client.expect(p.WatchRace(race=race), actor, p.WatchingReply)
             if not first.players:
                 return first
             player = first.players[0].player
-        return watching(await self.client.ask(p.WatchRace(race=race, player=player), actor))
-
-
-def watching(reply: p.ServerMessage) -> p.WatchingReply:
-    """The ``watching`` reply.
-
-    Raises:
-        ServerError: ``bad_reply``, for any other reply.
-    """
-    if not isinstance(reply, p.WatchingReply):
-        raise ServerError("bad_reply", f"expected watching, got {type(reply).__name__}")
-    return reply
+        watch = p.WatchRace(race=race, player=player)
+        return await self.client.expect(watch, actor, p.WatchingReply)
