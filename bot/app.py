@@ -109,11 +109,11 @@ class SolitaireBot(commands.Bot):
     async def setup_hook(self) -> None:
         marks = await card_emoji.install(self)  # logged in: the application id is known
         if marks is not None:
-            self.table.suits = marks
+            self.table.boards.suits = marks
         await self.tree.set_translator(GermanTranslator())
         # What discord.py raises around a command (one used where it is not offered)
         # is answered by the same hook as the commands' own failures.
-        self.tree.error(self.table.errors.report)
+        self.tree.error(self.table.boards.errors.report)
         self.add_dynamic_items(
             BoardButton, BoardSelect, RaceButton, ArenaButton, WatchButton, WatchSelect
         )
@@ -140,7 +140,9 @@ class SolitaireBot(commands.Bot):
             return
         self._reattached = True
         try:
-            count = await self.table.reattach_races([g.id for g in self.guilds], self.get_channel)
+            count = await self.table.races.reattach_races(
+                [g.id for g in self.guilds], self.get_channel
+            )
         except Exception:
             log.exception("could not re-attach open races")
         else:
@@ -161,7 +163,7 @@ class SolitaireBot(commands.Bot):
         if message.guild is not None or message.author.bot or not message.content.strip():
             return
         try:
-            await self.table.dm_move(message)
+            await self.table.play.dm_move(message)
         except Exception:
             log.exception("DM move failed")
 

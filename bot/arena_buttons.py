@@ -64,4 +64,4 @@ class ArenaButton(
         return cls(int(match["arena"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await table_of(interaction).arena_press(interaction, self.arena, self.op)
+        await table_of(interaction).arenas.arena_press(interaction, self.arena, self.op)

@@ -30,6 +30,7 @@ from bot.boards import Boards, board_reply
 from bot.client import Actor, ServerError
 from bot.desk import Herald
 from bot.i18n import locale_of, text
+from bot.part import Part
 from bot.race_buttons import start_view
 from bot.race_messages import Herald as FollowupHerald
 from bot.race_messages import RaceMessageHandle, channel_id, editable
@@ -67,11 +68,11 @@ class ArenaEntry:
     joiners: dict[int, Joiner] = field(default_factory=dict)  # server player id → joiner
 
 
-class Arenas(Boards):
+class Arenas(Part):
     """``/solitaire arena``, the arena message's buttons, and what arenas push."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, boards: Boards) -> None:
+        super().__init__(boards)
         self.arenas: dict[int, ArenaEntry] = {}
         self._arena_work: set[asyncio.Task[None]] = set()
         self.client.on_arena = self.on_arena
@@ -229,14 +230,14 @@ class Arenas(Boards):
             return
         players = ", ".join(plain_name(q.name) for q in body.players)
         notice = text(actor.locale, "arena_next", arena=arena, race=body.race, players=players)
-        await self.load_prefs(actor)
+        await self.boards.load_prefs(actor)
         view = await self.client.expect(p.GetView(game=game), actor, p.ViewReply)
-        self.games[actor.user_id] = game
-        layout = self.board(
+        self.boards.games[actor.user_id] = game
+        layout = self.boards.board(
             game, board_reply(view), actor.locale, notice=notice, user=actor.user_id
         )
         message = await joiner.followup.send(view=layout, ephemeral=True, wait=True)
-        self._remember(game, actor, lambda v: message.edit(content=None, view=v))
+        self.boards.remember(game, actor, lambda v: message.edit(content=None, view=v))
 
     async def _redraw_arena(self, arena: int) -> bool:
         """Edit the arena's message to its latest state; at the end, post the podium once

@@ -94,7 +94,7 @@ class Boards:
         self.locales: dict[int, str] = {}  # Discord user → their last locale (for DMs)
         # Each game's last board message, for redrawing it when the server says
         # something unasked; and the games the server proved lost where they stand.
-        self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
+        self.edits: dict[int, tuple[Actor, BoardEdit]] = {}
         self.board_until: dict[int, float] = {}  # game → until when its board is editable
         self.lost: set[int] = set()
         self.race_of: dict[int, int] = {}  # game → its race, to redraw boards at the start
@@ -247,21 +247,21 @@ class Boards:
             user=actor.user_id,
         )
 
-    def _remember(
+    def remember(
         self, game: int, actor: Actor, edit: BoardEdit, lasts: float = EDIT_LIFETIME
     ) -> None:
         """Keep how to edit ``game``'s last board, for ``lasts`` seconds (an interaction's
         message can be edited for 15 minutes, a DM message always)."""
-        if game not in self.boards and len(self.boards) >= MAX_BOARDS:
-            self.boards.clear()  # forgetting costs only an unasked redraw
+        if game not in self.edits and len(self.edits) >= MAX_BOARDS:
+            self.edits.clear()  # forgetting costs only an unasked redraw
             self.board_until.clear()
-        self.boards[game] = (actor, edit)
+        self.edits[game] = (actor, edit)
         self.board_until[game] = self.monotonic() + lasts
 
     async def edit_board(self, game: int, layout: discord.ui.LayoutView) -> bool:
         """Edit ``game``'s last board in place; False when there is none the bot may still
         edit (then the caller posts a new one)."""
-        known = self.boards.get(game)
+        known = self.edits.get(game)
         if known is None or self.board_until.get(game, 0.0) <= self.monotonic():
             return False
         try:
@@ -288,7 +288,7 @@ class Boards:
             self._schedule_redraw(game)
 
     def _schedule_redraw(self, game: int) -> None:
-        known = self.boards.get(game)
+        known = self.edits.get(game)
         if known is None:
             return
         task = asyncio.get_running_loop().create_task(self._redraw(game, *known))
@@ -320,7 +320,7 @@ class Boards:
         layout = self.board(game, reply, actor.locale, notice=notice, user=actor.user_id)
         message = await send(interaction, None, view=layout)
         if message is not None:
-            self._remember(game, actor, lambda v: message.edit(content=None, view=v))
+            self.remember(game, actor, lambda v: message.edit(content=None, view=v))
 
     @answering
     async def board_press(
@@ -366,7 +366,7 @@ class Boards:
             await interaction.edit_original_response(content=None, view=layout)
         else:
             await interaction.response.edit_message(content=None, view=layout)
-        self._remember(
+        self.remember(
             game, actor, lambda v: interaction.edit_original_response(content=None, view=v)
         )
 

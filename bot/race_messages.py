@@ -16,9 +16,10 @@ import discord
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import Boards, board_reply
+from bot.boards import board_reply
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
+from bot.part import Part
 from bot.presses import shared
 from bot.race_buttons import quit_view
 from bot.races import RaceState, plain_name, render_race
@@ -167,7 +168,7 @@ def my_line(ranking: list[p.Ranked], name: str, counters: Mapping[str, int]) -> 
     return fits[0]
 
 
-class RaceMessages(Boards):
+class RaceMessages(Part):
     """The race commands and race buttons (boards of racers are ``Boards``' own)."""
 
     @answering
@@ -441,7 +442,7 @@ class RaceMessages(Boards):
         if info.state == "countdown":
             when = f"<t:{(info.starts_at or 0) // 1000}:R>"
             notice = text(actor.locale, "board_before_start", when=when)
-        await self.show_board(interaction, info.your_game, notice=notice)
+        await self.boards.show_board(interaction, info.your_game, notice=notice)
 
     async def _play_deal(self, interaction: Interaction, actor: Actor, info: p.RaceInfo) -> None:
         """Play this deal: a practice game on the race's deal, once it is revealed."""
@@ -456,7 +457,7 @@ class RaceMessages(Boards):
             guild_id=guild,
         )
         reply = await self.client.expect(practice, actor, p.ViewReply)
-        await self.show_board(interaction, reply.game, board_reply(reply))
+        await self.boards.show_board(interaction, reply.game, board_reply(reply))
 
     async def _share(self, interaction: Interaction, actor: Actor, info: p.RaceInfo) -> None:
         """Share: my result as a line to copy, with nothing of the cards in it."""

@@ -23,6 +23,7 @@ from bot.answers import Interaction, answering, send
 from bot.boards import Boards
 from bot.client import Actor
 from bot.i18n import text, variant_name
+from bot.part import Part
 from bot.race_buttons import start_view
 from bot.races import plain_name
 from server import protocol as p
@@ -142,11 +143,11 @@ class Seeker:
         return now - self.since < FOLLOWUP_LIFETIME
 
 
-class QuickMatches(Boards):
+class QuickMatches(Part):
     """``/solitaire quickmatch``, and what the server says unasked about quick matches."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, boards: Boards) -> None:
+        super().__init__(boards)
         self.seeking: dict[str, Seeker] = {}  # principal → the player waiting
         self.found: dict[int, list[Seeker]] = {}  # race → its players told here
         self._told: set[asyncio.Task[None]] = set()
@@ -171,7 +172,7 @@ class QuickMatches(Boards):
         elif isinstance(message, p.RaceRatings):
             self._tell(self._rated(message))
         else:
-            super().on_notice(message)
+            self.boards.on_notice(message)
 
     def _tell(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)

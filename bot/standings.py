@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from bot.answers import Interaction, answering, send
-from bot.boards import Boards
 from bot.figures import render_leaderboard, render_stats
+from bot.part import Part
 from bot.ratings import render_rating_board, render_ratings
 from server import protocol as p
 
 
-class Standings(Boards):
+class Standings(Part):
     """The ``/solitaire leaderboard`` and ``/solitaire stats`` commands."""
 
     @answering

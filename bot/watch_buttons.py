@@ -63,7 +63,7 @@ class WatchButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         here = self.how == "here"
-        await table_of(interaction).watch_press(interaction, self.race, self.player, here)
+        await table_of(interaction).watching.watch_press(interaction, self.race, self.player, here)
 
 
 class WatchSelect(
@@ -99,4 +99,4 @@ class WatchSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values or ["0"]
         player = int(values[0]) if values[0].isdigit() else 0
-        await table_of(interaction).watch_press(interaction, self.race, player, True)
+        await table_of(interaction).watching.watch_press(interaction, self.race, player, True)

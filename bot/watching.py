@@ -24,9 +24,9 @@ import discord
 import msgspec
 
 from bot.answers import Interaction, answering, send
-from bot.boards import Boards
 from bot.client import Actor, ServerError
 from bot.i18n import text, variant_name
+from bot.part import Part
 from bot.races import plain_name
 from bot.render import TEXT_SUITS, format_time, render_board
 from bot.watch_buttons import WatchButton, WatchSelect
@@ -109,7 +109,7 @@ def watch_layout(
     return ui
 
 
-class Watching(Boards):
+class Watching(Part):
     """The Watch button and its private message's menu and Refresh."""
 
     @answering
@@ -129,7 +129,7 @@ class Watching(Boards):
         finally:
             with contextlib.suppress(ServerError):  # stopped anyway when the bot reconnects
                 await self.client.ask(p.UnwatchRace(race=race), actor)
-        layout = watch_layout(reply, actor.locale, self.suits)
+        layout = watch_layout(reply, actor.locale, self.boards.suits)
         if here:
             await interaction.edit_original_response(content=None, view=layout)
         else:

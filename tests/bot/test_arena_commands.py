@@ -249,7 +249,7 @@ async def test_arena_edits_share_the_channels_budget_with_its_races(bot: Bot) ->
     arena = key[1]
     top = [line(1, "Carla", score) for score in range(40)]
     for number, shown in enumerate(top):
-        bot.table.on_arena(
+        bot.table.arenas.on_arena(
             p.ArenaEvent(
                 arena=arena,
                 time=number,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import text
-from bot.table import daily_standing
+from bot.play import daily_standing
 from server import protocol as p
 
 

@@ -62,8 +62,8 @@ class TestSlowDown:
     ) -> None:
         now = [0.0]
         table = bot.table
-        table.cooldown = Cooldown(rate=1.0, burst=2)
-        table.monotonic = lambda: now[0]
+        table.boards.cooldown = Cooldown(rate=1.0, burst=2)
+        table.boards.monotonic = lambda: now[0]
         user = FakeUser(951, "Lea")
         start = FakeInteraction(bot.fake, user)
         await SolitaireCog.play.callback(  # type: ignore[arg-type]
@@ -82,7 +82,9 @@ class TestSlowDown:
         assert reply.ephemeral
         assert reply.content == "Slow down a little: too many taps at once. Try again in a moment."
         assert board.content == moves_after_one  # no draw reached the server
-        view = await table.client.request("get_view", table.actor(start), game=table.games[951])
+        view = await table.boards.client.request(
+            "get_view", table.boards.actor(start), game=table.boards.games[951]
+        )
         fresh = engine.new_game("klondike", seed=1).view()
         assert view["view"]["stock"] == fresh["stock"] - 1  # one draw, not two
         other = FakeUser(952, "Mo")
