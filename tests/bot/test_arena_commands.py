@@ -11,10 +11,20 @@ from collections.abc import AsyncIterator
 import pytest
 from bot_setup import SERVICE_TOKEN
 from discord.app_commands import Choice
-from discord_fakes import Bot, FakeChannel, FakeInteraction, FakeMessage, FakeUser, press, until
+from discord_fakes import (
+    Bot,
+    FakeBot,
+    FakeChannel,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    press,
+    until,
+)
 
 from bot.arena import ArenaState, render_arena, render_place, render_podium
 from bot.cog import SolitaireCog, dm_commands
+from bot.table import Table
 from server import protocol as p
 from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
@@ -268,3 +278,26 @@ async def test_the_arena_needs_a_channel_and_is_not_offered_in_dms(bot: Bot) -> 
     [refusal] = interaction.sent
     assert refusal.ephemeral and "Server" in refusal.content
     assert "arena" not in [c.name for c in dm_commands(bot.table).commands]
+
+
+async def test_a_restarted_bot_follows_an_arena_again_from_its_next_press(
+    bot: Bot, restarted: Table
+) -> None:
+    channel = FakeChannel()
+    carla = await open_arena(bot, channel, minutes=30, starts_in=60)
+    message = carla.original
+    assert message is not None
+    arena = next(iter(bot.table.arenas.arenas))
+    # The new bot knows nothing of the arena; Carla is in it already: Join says she is in
+    # (no "already joined" refusal) and the new bot keeps the message current from now.
+    assert restarted.arenas.arenas == {}
+    fake = FakeBot(restarted)
+    again = await press(fake, CARLA, message, "Join", channel=channel)
+    assert again.sent[-1].content == f"You are in arena #{arena}. " + (
+        "The board of each race you are paired into comes here (or with a mention in the"
+        " channel); finish a race and the next one follows."
+    )
+    assert arena in restarted.arenas.arenas
+    assert ("arena", arena) in restarted.boards.desk.others
+    dieter = await press(fake, DIETER, message, "Join", locale="de", channel=channel)
+    assert dieter.sent[-1].content.startswith("Du bist in Arena #")
