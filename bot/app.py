@@ -26,6 +26,7 @@ import discord
 from discord.ext import commands
 
 from bot import card_emoji
+from bot.arena_buttons import ArenaButton
 from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, dm_commands, server_commands
 from bot.command_sync import CommandOffer
@@ -35,6 +36,7 @@ from bot.spread import SpreadClient
 from bot.state import state_dir
 from bot.table import Table
 from bot.views import BoardButton, BoardSelect
+from bot.watch_buttons import WatchButton, WatchSelect
 
 log = logging.getLogger("bot")
 
@@ -88,7 +90,10 @@ class BotSettings:
 
 
 class SolitaireBot(commands.Bot):
-    """The bot: one server client, one race desk, the /solitaire commands."""
+    """The bot: one server client, one race desk, the /solitaire commands; its items reach
+    the table through ``table`` (bot/holder.py)."""
+
+    table: Table
 
     def __init__(self, client: ArenaClient, desk: RaceDesk, state: Path | None = None) -> None:
         intents = discord.Intents.default()  # guilds and DMs; no privileged intent
@@ -104,12 +109,14 @@ class SolitaireBot(commands.Bot):
     async def setup_hook(self) -> None:
         marks = await card_emoji.install(self)  # logged in: the application id is known
         if marks is not None:
-            self.table.suits = marks
+            self.table.boards.suits = marks
         await self.tree.set_translator(GermanTranslator())
         # What discord.py raises around a command (one used where it is not offered)
         # is answered by the same hook as the commands' own failures.
-        self.tree.error(self.table.errors.report)
-        self.add_dynamic_items(BoardButton, BoardSelect, RaceButton)
+        self.tree.error(self.table.boards.errors.report)
+        self.add_dynamic_items(
+            BoardButton, BoardSelect, RaceButton, ArenaButton, WatchButton, WatchSelect
+        )
         self._desk_task = asyncio.create_task(self.desk.run(), name="race-desk")
         self._desk_task.add_done_callback(_report_crash)
         assert self.application_id is not None  # known once logged in
@@ -133,7 +140,9 @@ class SolitaireBot(commands.Bot):
             return
         self._reattached = True
         try:
-            count = await self.table.reattach_races([g.id for g in self.guilds], self.get_channel)
+            count = await self.table.races.reattach_races(
+                [g.id for g in self.guilds], self.get_channel
+            )
         except Exception:
             log.exception("could not re-attach open races")
         else:
@@ -154,7 +163,7 @@ class SolitaireBot(commands.Bot):
         if message.guild is not None or message.author.bot or not message.content.strip():
             return
         try:
-            await self.table.dm_move(message)
+            await self.table.play.dm_move(message)
         except Exception:
             log.exception("DM move failed")
 

@@ -16,9 +16,10 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import discord
+import msgspec
 
 from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
@@ -39,6 +40,7 @@ from bot.presses import (
 )
 from bot.render import TEXT_SUITS, board_text, card_text
 from bot.views import BoardOp, MoveModal, board_buttons, face_down, split_selection
+from server import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,18 @@ EDIT_LIFETIME = 14 * 60.0
 # Seconds a press waits for the server before it defers: Discord wants the first
 # response within 3 s of the press, and the edit after a defer costs a second call.
 ANSWER_BUDGET = 2.0
+
+
+def board_reply(reply: p.ViewReply | p.DailyGameReply) -> Mapping[str, Any]:
+    """A reply carrying a board, in the form the board's renderers read (bot/render.py,
+    bot/views.py read the engine's view as JSON, engine/view.py): the one place a typed
+    reply becomes that form."""
+    return cast(Mapping[str, Any], msgspec.to_builtins(reply))
+
+
+def protocol_locale(actor: Actor) -> p.Locale:
+    """The actor's language as the protocol names it ("de" or "en")."""
+    return "de" if actor.locale == "de" else "en"
 
 
 def wall_ms() -> int:
@@ -80,7 +94,7 @@ class Boards:
         self.locales: dict[int, str] = {}  # Discord user → their last locale (for DMs)
         # Each game's last board message, for redrawing it when the server says
         # something unasked; and the games the server proved lost where they stand.
-        self.boards: dict[int, tuple[Actor, BoardEdit]] = {}
+        self.edits: dict[int, tuple[Actor, BoardEdit]] = {}
         self.board_until: dict[int, float] = {}  # game → until when its board is editable
         self.lost: set[int] = set()
         self.race_of: dict[int, int] = {}  # game → its race, to redraw boards at the start
@@ -190,10 +204,11 @@ class Boards:
     async def set_prefs(self, actor: Actor, one_tap: bool | None, auto_home: bool | None) -> Prefs:
         """Change the options of ``actor`` that are given, kept by the server (and the
         language they read the bot in); returns the options now."""
-        reply = await self.client.request(
-            "set_preferences", actor, one_tap=one_tap, auto_home=auto_home, locale=actor.locale
+        change = p.SetPreferences(
+            one_tap=one_tap, auto_home=auto_home, locale=protocol_locale(actor)
         )
-        return self._keep_prefs(actor.user_id, reply["preferences"])
+        reply = await self.client.expect(change, actor, p.PreferencesReply)
+        return self._keep_prefs(actor.user_id, reply.preferences)
 
     async def load_prefs(self, actor: Actor) -> Prefs:
         """The options of ``actor``: from the cache, else from the server (once a run).
@@ -202,19 +217,19 @@ class Boards:
         known = self.prefs.get(actor.user_id)
         if known is not None:
             return known
-        reply = await self.client.request("get_preferences", actor)
-        stored = reply["preferences"]
-        if actor.introduce and stored.get("locale") != actor.locale:
-            reply = await self.client.request("set_preferences", actor, locale=actor.locale)
-            stored = reply["preferences"]
+        reply = await self.client.expect(p.GetPreferences(), actor, p.PreferencesReply)
+        stored = reply.preferences
+        if actor.introduce and stored.locale != actor.locale:
+            change = p.SetPreferences(locale=protocol_locale(actor))
+            stored = (await self.client.expect(change, actor, p.PreferencesReply)).preferences
         return self._keep_prefs(actor.user_id, stored)
 
-    def _keep_prefs(self, user: int, stored: Mapping[str, Any]) -> Prefs:
+    def _keep_prefs(self, user: int, stored: p.Preferences) -> Prefs:
         if user not in self.prefs and len(self.prefs) >= MAX_BOARDS:
             self.prefs.clear()  # forgetting costs one request when they come back
-        prefs = self.prefs[user] = Prefs(bool(stored["one_tap"]), bool(stored["auto_home"]))
-        if stored.get("locale"):
-            self.locales.setdefault(user, stored["locale"])
+        prefs = self.prefs[user] = Prefs(stored.one_tap, stored.auto_home)
+        if stored.locale:
+            self.locales.setdefault(user, stored.locale)
         return prefs
 
     def draw(self, game: int, pressed: Pressed, actor: Actor) -> discord.ui.LayoutView:
@@ -232,21 +247,21 @@ class Boards:
             user=actor.user_id,
         )
 
-    def _remember(
+    def remember(
         self, game: int, actor: Actor, edit: BoardEdit, lasts: float = EDIT_LIFETIME
     ) -> None:
         """Keep how to edit ``game``'s last board, for ``lasts`` seconds (an interaction's
         message can be edited for 15 minutes, a DM message always)."""
-        if game not in self.boards and len(self.boards) >= MAX_BOARDS:
-            self.boards.clear()  # forgetting costs only an unasked redraw
+        if game not in self.edits and len(self.edits) >= MAX_BOARDS:
+            self.edits.clear()  # forgetting costs only an unasked redraw
             self.board_until.clear()
-        self.boards[game] = (actor, edit)
+        self.edits[game] = (actor, edit)
         self.board_until[game] = self.monotonic() + lasts
 
     async def edit_board(self, game: int, layout: discord.ui.LayoutView) -> bool:
         """Edit ``game``'s last board in place; False when there is none the bot may still
         edit (then the caller posts a new one)."""
-        known = self.boards.get(game)
+        known = self.edits.get(game)
         if known is None or self.board_until.get(game, 0.0) <= self.monotonic():
             return False
         try:
@@ -256,13 +271,13 @@ class Boards:
             return False
         return True
 
-    def on_notice(self, message: Mapping[str, Any]) -> None:
+    def on_notice(self, message: p.ServerMessage) -> None:
         """The server's unasked word about a game: the solver proved it lost where it
         stands (a practice game). Its board is redrawn with the offer to undo, jump
         back or resign."""
-        if message.get("type") != "winnability" or message.get("verdict") != "lost":
+        if not isinstance(message, p.WinnabilityReply) or message.verdict != "lost":
             return
-        game = message["game"]
+        game = message.game
         self.lost.add(game)
         self._schedule_redraw(game)
 
@@ -273,7 +288,7 @@ class Boards:
             self._schedule_redraw(game)
 
     def _schedule_redraw(self, game: int) -> None:
-        known = self.boards.get(game)
+        known = self.edits.get(game)
         if known is None:
             return
         task = asyncio.get_running_loop().create_task(self._redraw(game, *known))
@@ -305,7 +320,7 @@ class Boards:
         layout = self.board(game, reply, actor.locale, notice=notice, user=actor.user_id)
         message = await send(interaction, None, view=layout)
         if message is not None:
-            self._remember(game, actor, lambda v: message.edit(content=None, view=v))
+            self.remember(game, actor, lambda v: message.edit(content=None, view=v))
 
     @answering
     async def board_press(
@@ -351,7 +366,7 @@ class Boards:
             await interaction.edit_original_response(content=None, view=layout)
         else:
             await interaction.response.edit_message(content=None, view=layout)
-        self._remember(
+        self.remember(
             game, actor, lambda v: interaction.edit_original_response(content=None, view=v)
         )
 
@@ -398,13 +413,12 @@ class Boards:
                 break
             source = safe[0].split(">")[0]
             card = top_card(view, source)
+            move = p.Move(game=game, text=safe[0], move_id=new_move_id())
             try:
-                reply = await self.client.request(
-                    "move", actor, game=game, text=safe[0], move_id=new_move_id()
-                )
+                reply = await self.client.expect(move, actor, p.ViewReply)
             except ServerError:
                 break  # the server said no: the board shows where it stands
-            pressed.reply = reply
+            pressed.reply = board_reply(reply)
             pressed.sent_home += 1
             if card:
                 cards.append(card_text(card, locale=actor.locale))
@@ -423,9 +437,9 @@ class Boards:
 
     async def find_game(self, actor: Actor) -> int | None:
         """Ask the server for the newest game ``actor`` is still playing (and remember it)."""
-        reply = await self.client.request("my_games", actor, limit=1)
-        if not reply["games"]:
+        reply = await self.client.expect(p.MyGames(limit=1), actor, p.MyGamesReply)
+        if not reply.games:
             return None
-        game = int(reply["games"][0]["game"])
+        game = reply.games[0].game
         self.games[actor.user_id] = game
         return game

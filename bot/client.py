@@ -32,7 +32,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 Message = dict[str, Any]
 # Requests that change nothing, so repeating one after a lost connection is safe.
 READS = (p.GetView, p.GetRace, p.Resume, p.MyGames, p.OpenRaces)
+
+Reply = TypeVar("Reply", bound=p.Message)
 
 _replies: msgspec.json.Decoder[p.ServerMessage] = msgspec.json.Decoder(p.ServerMessage)
 _requests = msgspec.json.Encoder()
@@ -119,9 +121,10 @@ class ArenaClient:
         url: str,
         service_token: str,
         *,
-        on_event: Callable[[Message], None] | None = None,
-        on_race: Callable[[Message], None] | None = None,
-        on_notice: Callable[[Message], None] | None = None,
+        on_event: Callable[[p.Event], None] | None = None,
+        on_race: Callable[[p.RaceInfo], None] | None = None,
+        on_notice: Callable[[p.ServerMessage], None] | None = None,
+        on_arena: Callable[[p.ArenaEvent], None] | None = None,
         request_timeout: float = 15.0,
         ready_wait: float = 2.0,
         rate_per_second: float = 18.0,
@@ -136,6 +139,8 @@ class ArenaClient:
         self.on_race = on_race
         # Messages the server sends unasked (no id), such as a game proven lost.
         self.on_notice = on_notice
+        # What the arenas the bot follows push (standings, a player's next race, the end).
+        self.on_arena = on_arena
         self.request_timeout = request_timeout
         # Seconds a request waits for a lost connection to come back (a blip reconnects
         # in about a second) before it fails: a server that is down answers a press
@@ -267,6 +272,24 @@ class ArenaClient:
         reply = await self.ask(message, actor, timeout=timeout)
         return cast(Message, msgspec.to_builtins(reply))
 
+    async def expect(
+        self,
+        message: p.ClientMessage,
+        actor: Actor | None,
+        kind: type[Reply],
+        *,
+        timeout: float | None = None,
+    ) -> Reply:
+        """``ask``, and the reply as the type ``kind`` the request is answered with.
+
+        Raises:
+            ServerError: as ``ask``; ``bad_reply`` for a reply of another type.
+        """
+        reply = await self.ask(message, actor, timeout=timeout)
+        if not isinstance(reply, kind):
+            raise ServerError("bad_reply", f"expected {kind.__name__}, got {type(reply).__name__}")
+        return reply
+
     async def ask(
         self, message: p.ClientMessage, actor: Actor | None, *, timeout: float | None = None
     ) -> p.ServerMessage:
@@ -369,8 +392,11 @@ class ArenaClient:
                 future.set_result(message)
             elif isinstance(message, p.ErrorMessage):
                 log.warning("server error without request: %s", message.code)
+            elif isinstance(message, p.ArenaEvent):
+                if self.on_arena is not None:
+                    self.on_arena(message)
             elif message.id is None and self.on_notice is not None:
-                self.on_notice(cast(Message, msgspec.to_builtins(message)))
+                self.on_notice(message)
 
     def _drop(self, frame: str | bytes, error: msgspec.DecodeError) -> None:
         """A frame that breaks the protocol: logged and dropped; the request it answers,
@@ -390,7 +416,7 @@ class ArenaClient:
             if isinstance(event.event, p.EndEvent):
                 del self.watches[event.race]
         if self.on_event is not None:
-            self.on_event(cast(Message, msgspec.to_builtins(event)))
+            self.on_event(event)
 
     def _take_race_reply(self, reply: p.RaceReply | p.EventsReply) -> None:
         if isinstance(reply, p.EventsReply):
@@ -404,7 +430,7 @@ class ArenaClient:
             if info.state == "finished":
                 del self.watches[info.race]
         if self.on_race is not None:
-            self.on_race(cast(Message, msgspec.to_builtins(info)))
+            self.on_race(info)
 
 
 class Pacer:

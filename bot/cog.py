@@ -5,7 +5,8 @@ lives here. Names, descriptions and choices are English in the code and German
 through ``GermanTranslator`` for users whose Discord speaks German.
 
 The group is offered twice (``server_commands``, ``dm_commands``): every command in
-servers, all but ``race`` in DMs with the bot, where a race has no channel to live in.
+servers, all but ``race`` and ``arena`` in DMs with the bot, where neither has a channel
+to live in.
 """
 
 from __future__ import annotations
@@ -142,13 +143,33 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         }
         if time_limit is not None:
             settings["time_limit_s"] = time_limit * 60
-        await self.table.create_race(interaction, deal, thread, **settings)
+        await self.table.races.create_race(interaction, deal, thread, **settings)
+
+    @app_commands.command(
+        name="arena", description="Open an arena in this channel: back-to-back races, join any time"
+    )
+    @app_commands.describe(
+        variant="The game everyone plays",
+        minutes="How long the arena runs (5 to 60 minutes)",
+        starts_in="Minutes until it starts (default: at once)",
+        title="A name for the arena",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def arena(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: Choice[str],
+        minutes: app_commands.Range[int, 5, 60] = 30,
+        starts_in: app_commands.Range[int, 0, 1440] = 0,
+        title: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        await self.table.arenas.open_arena(interaction, variant.value, minutes, starts_in, title)
 
     @app_commands.command(name="daily", description="Play today's deal")
     @app_commands.describe(variant="The game of the day")
     @app_commands.choices(variant=DAILY_CHOICES)
     async def daily(self, interaction: discord.Interaction[Any], variant: Choice[str]) -> None:
-        await self.table.daily(interaction, variant.value)
+        await self.table.play.daily(interaction, variant.value)
 
     @app_commands.command(name="play", description="Practise a game on your own")
     @app_commands.describe(
@@ -170,21 +191,21 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         options = game_options(
             variant.value, passes.value if passes else None, layout.value if layout else None
         )
-        await self.table.practice(interaction, variant.value, deal, options)
+        await self.table.play.practice(interaction, variant.value, deal, options)
 
     @app_commands.command(name="board", description="Show my board again")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.board_command(interaction)
+        await self.table.play.board_command(interaction)
 
     @app_commands.command(name="move", description="Type a move, like 7 3 or w f")
     @app_commands.describe(move="The move (the list shows your legal moves)")
     async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
-        await self.table.typed_move(interaction, move)
+        await self.table.play.typed_move(interaction, move)
 
     async def _deals(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice[str]]:
-        deals = await self.table.deal_choices(interaction, current)
+        deals = await self.table.play.deal_choices(interaction, current)
         return [Choice(name=name, value=code) for name, code in deals]
 
     @race.autocomplete("deal")
@@ -203,7 +224,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
     async def move_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice[str]]:
-        moves = await self.table.move_choices(interaction, current)
+        moves = await self.table.play.move_choices(interaction, current)
         return [Choice(name=name, value=move) for name, move in moves]
 
     @app_commands.command(name="options", description="My board options")
@@ -217,19 +238,19 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         one_tap: bool | None = None,
         auto_home: bool | None = None,
     ) -> None:
-        await self.table.options(interaction, one_tap, auto_home)
+        await self.table.play.options(interaction, one_tap, auto_home)
 
     @app_commands.command(name="undo", description="Take back my last move")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.game_command(interaction, "undo")
+        await self.table.play.game_command(interaction, "undo")
 
     @app_commands.command(name="hint", description="Suggest a useful move")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.game_command(interaction, "hint")
+        await self.table.play.game_command(interaction, "hint")
 
     @app_commands.command(name="resign", description="Give up my current game")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.game_command(interaction, "resign")
+        await self.table.play.game_command(interaction, "resign")
 
     @app_commands.command(name="leaderboard", description="Show a leaderboard")
     @app_commands.describe(
@@ -247,7 +268,7 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         scope: Choice[str] | None = None,
         around_me: bool = False,
     ) -> None:
-        await self.table.leaderboard(
+        await self.table.standings.leaderboard(
             interaction,
             variant.value,
             period.value if period else "daily",
@@ -261,11 +282,11 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
     async def quickmatch(
         self, interaction: discord.Interaction[Any], variant: Choice[str], rated: bool = True
     ) -> None:
-        await self.table.quick_match(interaction, variant.value, rated)
+        await self.table.matches.quick_match(interaction, variant.value, rated)
 
     @app_commands.command(name="stats", description="Show my statistics")
     async def stats(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.stats(interaction)
+        await self.table.standings.stats(interaction)
 
     @app_commands.command(name="help", description="How to read a board and type moves")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
@@ -290,6 +311,7 @@ def dm_commands(table: Table) -> app_commands.Group:
     command; the same names stay, so ``/solitaire race`` keeps its name in servers."""
     group = server_commands(table)
     group.remove_command("race")
+    group.remove_command("arena")  # an arena lives in a channel too
     # Installable by a user too: then it works in their DMs with others and group DMs,
     # answered privately. Not in servers: there the server's own copy (with race) is
     # offered where the bot is, and Discord would list both copies side by side.

@@ -25,10 +25,12 @@ import msgspec
 
 from bot.coalesce import EditCoalescer
 from bot.i18n import text
-from bot.race_buttons import race_view, start_view
+from bot.race_buttons import start_view
 from bot.races import RaceState, render_race, result_line
 from bot.result_card import result_png, share_grid
 from bot.state import read_json, write_atomically
+from bot.watch_buttons import watched_race_view
+from server import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,9 @@ class RaceMessage(Protocol):
 # Posts a new message in a race's channel (content, view, file=None): the start's mention,
 # the result card.
 Herald = Callable[..., Awaitable[Any]]
+# Redraws a message of another kind that spends a channel's edits (an arena's standings,
+# bot/arenas.py); True once it showed its last state and the desk may forget it.
+Redraw = Callable[[], Awaitable[bool]]
 
 
 @dataclass
@@ -80,8 +85,10 @@ class RaceDesk:
         self.kept_racers: dict[int, list[int]] = (
             read_json(racers_file, dict[int, list[int]], {}) if racers_file is not None else {}
         )
+        # Other messages kept current within the same budgets, by key (never a race id).
+        self.others: dict[Hashable, Redraw] = {}
         # Discord: 5 edits per 5 s in a channel, whichever of its messages they edit.
-        self.coalescer: EditCoalescer[int] = EditCoalescer(
+        self.coalescer: EditCoalescer[Hashable] = EditCoalescer(
             interval, channel_edits=5, channel_window=channel_window
         )
         self.clock = clock
@@ -95,27 +102,27 @@ class RaceDesk:
 
     # ------------------------------------------------------------ input
 
-    def on_race(self, info: dict[str, Any]) -> None:
+    def on_race(self, info: p.RaceInfo) -> None:
         """A race's full state arrived (a reply, or a resync after a reconnect)."""
-        entry = self.races.get(info["race"])
+        entry = self.races.get(info.race)
         if entry is None:
-            entry = self.races[info["race"]] = DeskEntry(RaceState.from_info(info))
-            entry.racers = dict.fromkeys(self.kept_racers.get(info["race"], []))
-        elif info["seq"] >= entry.state.seq:
-            entry.state = RaceState.from_info(info)
+            entry = self.races[info.race] = DeskEntry(RaceState(info))
+            entry.racers = dict.fromkeys(self.kept_racers.get(info.race, []))
+        elif info.seq >= entry.state.seq:
+            entry.state = RaceState(info, entry.state.end_reason)
         else:
             return
-        self._mark(info["race"])
+        self._mark(info.race)
 
-    def on_event(self, event: dict[str, Any]) -> None:
+    def on_event(self, event: p.Event) -> None:
         """A race event arrived; races the desk does not follow are ignored."""
-        entry = self.races.get(event["race"])
+        entry = self.races.get(event.race)
         if entry is not None and entry.state.apply(event):
-            if event["event"].get("kind") == "start":
+            if isinstance(event.event, p.StartEvent):
                 entry.mention_due = bool(entry.racers)
                 if self.on_start is not None:
-                    self.on_start(event["race"])
-            self._mark(event["race"])
+                    self.on_start(event.race)
+            self._mark(event.race)
 
     def racer(self, race: int, user_id: int, *, racing: bool) -> None:
         """The Discord user ``user_id`` joined (``racing``) or left ``race`` through this bot."""
@@ -170,13 +177,26 @@ class RaceDesk:
             self.coalescer.place(race, channel)
         self._mark(race)
 
+    def keep(self, key: Hashable, channel: Hashable, redraw: Redraw) -> None:
+        """Keep another message of ``channel`` current (an arena's standings): each time
+        ``touch(key)`` says it changed, ``redraw`` edits it, as often as the message's
+        interval and the channel's budget, shared with its race messages, allow."""
+        self.others[key] = redraw
+        self.coalescer.place(key, channel)
+        self._mark(key)
+
+    def touch(self, key: Hashable) -> None:
+        """The state behind the message kept under ``key`` changed."""
+        if key in self.others:
+            self._mark(key)
+
     def state(self, race: int) -> RaceState | None:
         """What the desk knows about ``race``."""
         entry = self.races.get(race)
         return entry.state if entry else None
 
-    def _mark(self, race: int) -> None:
-        self.coalescer.mark(race)
+    def _mark(self, key: Hashable) -> None:
+        self.coalescer.mark(key)
         self._wake.set()
 
     # ------------------------------------------------------------ output
@@ -187,7 +207,7 @@ class RaceDesk:
         another within it), so a rate-limit wait in one channel stalls no other."""
         async with asyncio.TaskGroup() as group:
             while True:
-                due: dict[Hashable, list[int]] = {}
+                due: dict[Hashable, list[Hashable]] = {}
                 for race in self.coalescer.due(self.clock(), busy=self._busy):
                     due.setdefault(self.coalescer.channel_of(race), []).append(race)
                 for channel, races in due.items():
@@ -201,11 +221,14 @@ class RaceDesk:
                     async with asyncio.timeout(wait):
                         await self._wake.wait()
 
-    async def _edit_channel(self, channel: Hashable, races: list[int]) -> None:
+    async def _edit_channel(self, channel: Hashable, keys: list[Hashable]) -> None:
         """Edit the due messages of one channel in turn, then let the desk look again."""
         try:
-            for race in races:
-                await self._edit(race)
+            for key in keys:
+                if key in self.others:
+                    await self._edit_other(key)
+                elif isinstance(key, int):
+                    await self._edit(key)
         finally:
             self._busy.discard(channel)
             self._wake.set()
@@ -221,7 +244,7 @@ class RaceDesk:
             return
         state = entry.state
         content = render_race(state, entry.locale)
-        view = race_view(race, state.state, entry.locale, state.start_mode)
+        view = watched_race_view(race, state.state, entry.locale, state.start_mode)
         try:
             await entry.message.edit(content=content, view=view)
             self.edits += 1
@@ -237,6 +260,16 @@ class RaceDesk:
             self.coalescer.forget(race)
             del self.races[race]
             self._keep_racers(race, [])
+
+    async def _edit_other(self, key: Hashable) -> None:
+        try:
+            final = await self.others[key]()
+        except (discord.HTTPException, LookupError) as err:
+            log.warning("cannot edit message %s: %s", key, err)
+            return
+        if final:
+            self.coalescer.forget(key)
+            del self.others[key]
 
     async def _post_result(self, race: int, entry: DeskEntry, post: Herald) -> None:
         """The result card where everyone sees it (the race's thread, else its channel;

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.arena_words import ARENA_COMMANDS_DE, ARENA_TEXTS
+
 
 def locale_of(discord_locale: object) -> str:
     """Return "de" for de, de-AT, … (Discord's ``Locale`` or a string), else "en"."""
@@ -354,6 +356,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "• `w f`, `7 f`: Ablage oder Spalte 7 aufs Fundament · `9h 3`: die 9♡ auf Spalte 3\n"
         "• `d`: ziehen (Spider: eine Reihe geben) · `zurück`: Zug zurücknehmen",
     ),
+    **ARENA_TEXTS,
 }
 
 # German names and descriptions of the /solitaire commands, their options and choices,
@@ -456,6 +459,7 @@ COMMANDS_DE: Final[dict[str, str]] = {
     "All time": "Insgesamt",
     "Everyone": "Alle",
     "This server": "Dieser Server",
+    **ARENA_COMMANDS_DE,
 }
 
 # Short messages for every error code the server sends (server/protocol/errors.py), plus the

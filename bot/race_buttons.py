@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.holder import table_of
 from bot.i18n import text
 
 
@@ -80,4 +81,4 @@ class RaceButton(
         return cls(int(match["race"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.table.race_press(interaction, self.race, self.op)
+        await table_of(interaction).races.race_press(interaction, self.race, self.op)

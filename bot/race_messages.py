@@ -13,17 +13,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
-import msgspec
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import Boards
+from bot.boards import board_reply
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
+from bot.part import Part
 from bot.presses import shared
-from bot.race_buttons import quit_view, race_view
+from bot.race_buttons import quit_view
 from bot.races import RaceState, plain_name, render_race
 from bot.render import format_time
+from bot.watch_buttons import watched_race_view
 from server import protocol as p
 
 
@@ -167,7 +168,7 @@ def my_line(ranking: list[p.Ranked], name: str, counters: Mapping[str, int]) -> 
     return fits[0]
 
 
-class RaceMessages(Boards):
+class RaceMessages(Part):
     """The race commands and race buttons (boards of racers are ``Boards``' own)."""
 
     @answering
@@ -210,23 +211,23 @@ class RaceMessages(Boards):
         # race's context, so the bot finds the message again after a restart.
         wanted = thread is not False
         settings.update(await self._message_context(interaction, locale, thread=wanted))
-        reply = await self.client.request("create_race", actor, **settings)
-        info = reply["race"]
+        create = p.CreateRace(**settings)
+        info = (await self.client.expect(create, actor, p.RaceReply)).race
         self.desk.on_race(info)
-        state = self.desk.state(info["race"])
+        state = self.desk.state(info.race)
         assert state is not None
         sent = await interaction.edit_original_response(
             content=render_race(state, locale),
-            view=race_view(state.race, state.state, locale, state.start_mode),
+            view=watched_race_view(state.race, state.state, locale, state.start_mode),
         )
         if wanted:  # before the desk has the message: nothing is posted there until then
             await self._open_thread(interaction, state, sent, locale, quiet=thread is None)
         self.desk.attach(
-            info["race"], editable(interaction.channel, sent), locale, channel_id(interaction)
+            info.race, editable(interaction.channel, sent), locale, channel_id(interaction)
         )
-        if info.get("your_game") is not None:
-            self.desk.racer(info["race"], actor.user_id, racing=True)
-        self.desk.herald(info["race"], Herald(interaction))
+        if info.your_game is not None:
+            self.desk.racer(info.race, actor.user_id, racing=True)
+        self.desk.herald(info.race, Herald(interaction))
 
     async def _open_thread(
         self,
@@ -299,27 +300,28 @@ class RaceMessages(Boards):
         attached = 0
         still_open: set[int] = set()
         for guild_id in guild_ids:
-            reply = await self.client.request("open_races", None, guild_id=str(guild_id))
-            still_open.update(race["race"] for race in reply["races"])
-            for race in reply["races"]:
-                context = race.get("context") or {}
-                if race["race"] in self.desk.races or "message_id" not in context:
+            listed = p.OpenRaces(guild_id=str(guild_id))
+            races = (await self.client.expect(listed, None, p.OpenRacesReply)).races
+            still_open.update(race.race for race in races)
+            for race in races:
+                context = race.context or {}
+                if race.race in self.desk.races or "message_id" not in context:
                     continue
                 channel = channel_of(int(context.get("channel_id", 0)))
                 if channel is None or not hasattr(channel, "get_partial_message"):
                     continue
-                creator = race["creator"]
-                user_id = int(creator["user"].removeprefix("discord:"))
-                actor = Actor(user_id, creator["name"], introduce=False)
-                info = (await self.client.request("get_race", actor, race=race["race"]))["race"]
-                self.desk.on_race(info)
+                creator = race.creator
+                user_id = int((creator.user or "").removeprefix("discord:") or 0)
+                actor = Actor(user_id, creator.name, introduce=False)
+                got = await self.client.expect(p.GetRace(race=race.race), actor, p.RaceReply)
+                self.desk.on_race(got.race)
                 message = channel.get_partial_message(int(context["message_id"]))
                 locale = locale_of(context.get("locale"))
-                self.desk.attach(race["race"], RaceMessageHandle(message, None), locale, channel.id)
-                self.desk.herald(race["race"], ChannelPost(channel))
+                self.desk.attach(race.race, RaceMessageHandle(message, None), locale, channel.id)
+                self.desk.herald(race.race, ChannelPost(channel))
                 thread = context.get("thread") and channel.get_thread(int(context["message_id"]))
                 if thread:  # Discord gives a thread started on a message the message's id
-                    self.desk.thread(race["race"], ThreadPost(thread))
+                    self.desk.thread(race.race, ThreadPost(thread))
                 attached += 1
         self.desk.forget_racers(lambda race: race not in still_open)
         return attached
@@ -344,25 +346,25 @@ class RaceMessages(Boards):
         await interaction.response.defer()
         actor = self.actor(interaction)
         info = await self._race_info(interaction, race)
-        if op == "leave" and info.get("your_game") is not None:
+        if op == "leave" and info.your_game is not None:
             refusal = self._leave_refusal(info, actor)
             if refusal is not None:
                 await send(interaction, refusal[0], view=refusal[1])
                 return
-        kind = {"join": "join_race", "leave": "leave_race", "quit": "leave_race"}.get(op)
-        await self.client.request(kind or "start_race", actor, race=race)
+        request = RACE_REQUESTS.get(op, p.StartRace)
+        await self.client.ask(request(race=race), actor)
         if op != "start":
             self.desk.racer(race, actor.user_id, racing=op == "join")
         self.desk.herald(race, Herald(interaction))  # answered: its followups are free now
 
-    def _leave_refusal(self, info: Mapping[str, Any], actor: Actor) -> tuple[str, Any] | None:
+    def _leave_refusal(self, info: p.RaceInfo, actor: Actor) -> tuple[str, Any] | None:
         """Why a tap on Leave does not leave at once: in a running race leaving resigns,
         so it asks first (a button to confirm); the creator cannot leave the lobby, which
         nobody else could start. None: leave."""
-        if info["state"] == "running":
-            return text(actor.locale, "leave_resigns"), quit_view(info["race"], actor.locale)
-        opener = (info["settings"].get("context") or {}).get("by")
-        if info["state"] == "lobby" and opener == str(actor.user_id):
+        if info.state == "running":
+            return text(actor.locale, "leave_resigns"), quit_view(info.race, actor.locale)
+        opener = (info.settings.context or {}).get("by")
+        if info.state == "lobby" and opener == str(actor.user_id):
             return text(actor.locale, "creator_stays"), None
         return None
 
@@ -375,7 +377,7 @@ class RaceMessages(Boards):
         server is asked after."""
         await interaction.response.defer()
         info = await self._race_info(interaction, race)
-        if info.get("your_game") is None:  # only its racers may ask (the server agrees)
+        if info.your_game is None:  # only its racers may ask (the server agrees)
             await send(interaction, text(locale_of(interaction.locale), "not_racing"))
             return
         locale = locale_of(getattr(interaction, "guild_locale", None) or interaction.locale)
@@ -384,36 +386,36 @@ class RaceMessages(Boards):
         # rematch: its id goes to the server, never the old race's (a press joining it is
         # ignored). A race that asked for a thread has a rematch with one.
         posted = await send(interaction, text(locale, "rematch_opening"), ephemeral=False)
-        threaded = bool((info["settings"].get("context") or {}).get("thread"))
+        threaded = bool((info.settings.context or {}).get("thread"))
         where = self._context_of(interaction, posted, locale, thread=threaded)
-        reply = await self.client.request("rematch", actor, race=race, **where)
-        new = reply["race"]
+        rematch = p.Rematch(race=race, **where)
+        new = (await self.client.expect(rematch, actor, p.RaceReply)).race
         self.desk.on_race(new)
-        entry = self.desk.races.get(new["race"])
+        entry = self.desk.races.get(new.race)
         if entry is not None and entry.message is not None:  # another press opened it
-            line = text(locale, "rematch_joined", name=plain_name(actor.name), race=new["race"])
+            line = text(locale, "rematch_joined", name=plain_name(actor.name), race=new.race)
             await posted.edit(content=line, view=None)
         else:
-            state = self.desk.state(new["race"])
+            state = self.desk.state(new.race)
             assert state is not None
             await posted.edit(
                 content=render_race(state, locale),
-                view=race_view(state.race, state.state, locale, state.start_mode),
+                view=watched_race_view(state.race, state.state, locale, state.start_mode),
             )
             if threaded:
                 await self._open_thread(interaction, state, posted, locale, quiet=True)
             self.desk.attach(
-                new["race"], editable(interaction.channel, posted), locale, channel_id(interaction)
+                new.race, editable(interaction.channel, posted), locale, channel_id(interaction)
             )
-            self.desk.herald(new["race"], Herald(interaction))
-        self.desk.racer(new["race"], actor.user_id, racing=True)
+            self.desk.herald(new.race, Herald(interaction))
+        self.desk.racer(new.race, actor.user_id, racing=True)
 
-    async def _race_info(self, interaction: Interaction, race: int) -> dict[str, Any]:
+    async def _race_info(self, interaction: Interaction, race: int) -> p.RaceInfo:
         """The race's state as the presser may see it; a race message from before a
         restart is adopted on the way (never the start's mention message)."""
         actor = self.actor(interaction)
         unknown = self.desk.state(race) is None  # asked first: the reply makes it known
-        info = (await self.client.request("get_race", actor, race=race))["race"]
+        info = (await self.client.expect(p.GetRace(race=race), actor, p.RaceReply)).race
         if unknown and interaction.message is not None:
             self.desk.on_race(info)
             view = getattr(interaction.message, "view", None)
@@ -421,65 +423,65 @@ class RaceMessages(Boards):
             # Never the start's mention or a Leave confirmation: only a race message has
             # Join, Leave, Start or Open my board on it.
             mention = any(getattr(child, "op", None) in ("open", "quit") for child in children)
-            if info["state"] != "finished" and not mention:
+            if info.state != "finished" and not mention:
                 locale = locale_of(getattr(interaction, "guild_locale", None) or actor.locale)
                 message = editable(interaction.channel, interaction.message)
                 self.desk.attach(race, message, locale, channel_id(interaction))
-        return dict(info)
+        return info
 
-    async def _open_board(
-        self, interaction: Interaction, actor: Actor, info: Mapping[str, Any]
-    ) -> None:
+    async def _open_board(self, interaction: Interaction, actor: Actor, info: p.RaceInfo) -> None:
         """Open my board: from the countdown on, face down until the start (the server's
         view), when it is redrawn live by itself (``Boards.race_started``)."""
-        if info.get("your_game") is None:
+        if info.your_game is None:
             await send(interaction, text(actor.locale, "not_racing"))
             return
-        if info["state"] == "lobby":
+        if info.state == "lobby":
             await send(interaction, text(actor.locale, "race_not_started"))
             return
         notice = None
-        if info["state"] == "countdown":
-            when = f"<t:{(info.get('starts_at') or 0) // 1000}:R>"
+        if info.state == "countdown":
+            when = f"<t:{(info.starts_at or 0) // 1000}:R>"
             notice = text(actor.locale, "board_before_start", when=when)
-        await self.show_board(interaction, info["your_game"], notice=notice)
+        await self.boards.show_board(interaction, info.your_game, notice=notice)
 
-    async def _play_deal(
-        self, interaction: Interaction, actor: Actor, info: Mapping[str, Any]
-    ) -> None:
+    async def _play_deal(self, interaction: Interaction, actor: Actor, info: p.RaceInfo) -> None:
         """Play this deal: a practice game on the race's deal, once it is revealed."""
-        if info.get("seed") is None:
+        if info.seed is None:
             await send(interaction, error_text(actor.locale, "race_not_finished"))
             return
-        settings = info["settings"]
-        fields: dict[str, Any] = {
-            "variant": settings["variant"],
-            "options": settings.get("options") or {},
-            "seed": int(info["seed"]),
-        }
-        if interaction.guild_id is not None:
-            fields["guild_id"] = str(interaction.guild_id)
-        reply = await self.client.request("practice", actor, **fields)
-        await self.show_board(interaction, reply["game"], reply)
+        guild = str(interaction.guild_id) if interaction.guild_id is not None else None
+        practice = p.Practice(
+            variant=info.settings.variant,
+            options=info.settings.options or {},
+            seed=int(info.seed),
+            guild_id=guild,
+        )
+        reply = await self.client.expect(practice, actor, p.ViewReply)
+        await self.boards.show_board(interaction, reply.game, board_reply(reply))
 
-    async def _share(self, interaction: Interaction, actor: Actor, info: Mapping[str, Any]) -> None:
+    async def _share(self, interaction: Interaction, actor: Actor, info: p.RaceInfo) -> None:
         """Share: my result as a line to copy, with nothing of the cards in it."""
-        typed = msgspec.convert(info, p.RaceInfo)
-        if typed.ranking is None or typed.seed is None:
+        if info.ranking is None or info.seed is None:
             await send(interaction, error_text(actor.locale, "race_not_finished"))
             return
-        if typed.your_game is None:
+        if info.your_game is None:
             await send(interaction, text(actor.locale, "not_racing"))
             return
-        view = (await self.client.request("get_view", actor, game=typed.your_game))["view"]
-        mine = my_line(typed.ranking, actor.name, view.get("counters") or {})
+        reply = await self.client.expect(p.GetView(game=info.your_game), actor, p.ViewReply)
+        mine = my_line(info.ranking, actor.name, reply.view.counters)
         if mine is None:
             await send(interaction, text(actor.locale, "not_racing"))
             return
-        await send(interaction, shared(share_line(typed, mine, actor.locale), actor.locale))
+        await send(interaction, shared(share_line(info, mine, actor.locale), actor.locale))
 
 
-RacePress = Callable[[RaceMessages, Interaction, Actor, Mapping[str, Any]], Awaitable[None]]
+# The request each race button makes of the server (Start's is the default).
+RACE_REQUESTS: Mapping[str, type[p.JoinRace | p.LeaveRace | p.StartRace]] = {
+    "join": p.JoinRace,
+    "leave": p.LeaveRace,
+    "quit": p.LeaveRace,
+}
+RacePress = Callable[[RaceMessages, Interaction, Actor, p.RaceInfo], Awaitable[None]]
 RACE_PRESSES: Mapping[str, RacePress] = {
     "board": RaceMessages._open_board,
     "open": RaceMessages._open_board,

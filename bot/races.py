@@ -13,11 +13,8 @@ into the message text; countdown and time limit are Discord timestamps
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-import msgspec
 from msgspec.structs import replace
 
 import engine
@@ -39,14 +36,6 @@ class RaceState:
 
     info: p.RaceInfo
     end_reason: str | None = None
-
-    @classmethod
-    def from_info(cls, info: p.RaceInfo | Mapping[str, Any]) -> RaceState:
-        """From a race's full state (a ``race`` reply); a mapping (the form the desk
-        still hands over, bot/desk.py) is decoded into the protocol's type here."""
-        if not isinstance(info, p.RaceInfo):
-            info = msgspec.convert(info, p.RaceInfo)
-        return cls(info)
 
     # The names the desk and the table read.
     @property
@@ -77,10 +66,8 @@ class RaceState:
     def allow_hints(self) -> bool:
         return self.info.settings.allow_hints
 
-    def apply(self, event: p.Event | Mapping[str, Any]) -> bool:
-        """Take one ``event`` in (a mapping is decoded first); False when it was old news."""
-        if not isinstance(event, p.Event):
-            event = msgspec.convert(event, p.Event)
+    def apply(self, event: p.Event) -> bool:
+        """Take one ``event`` in; False when it was old news."""
         if event.seq <= self.info.seq:
             return False
         self.info = _updated(replace(self.info, seq=event.seq), event.event)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +23,10 @@ from bot.answers import Interaction, answering, send
 from bot.boards import Boards
 from bot.client import Actor
 from bot.i18n import text, variant_name
+from bot.part import Part
 from bot.race_buttons import start_view
 from bot.races import plain_name
+from server import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -33,12 +34,12 @@ log = logging.getLogger(__name__)
 FOLLOWUP_LIFETIME = 14 * 60.0
 
 
-def rating_text(line: Mapping[str, Any]) -> str:
+def rating_text(rating: int, provisional: bool) -> str:
     """A rating as people read it: "1562", or "1500?" while provisional."""
-    return f"{line['rating']}{'?' if line.get('provisional') else ''}"
+    return f"{rating}{'?' if provisional else ''}"
 
 
-def render_rating_board(reply: Mapping[str, Any], locale: str, scope: str) -> str:
+def render_rating_board(reply: p.AllTimeReply, locale: str, scope: str) -> str:
     """An ``all_time_board`` reply (leaderboard): players by rating, "me" in bold, and how
     many rated players are still provisional (not on the board yet)."""
     scope_text = text(locale, "scope_server" if scope == "server" else "scope_global")
@@ -46,48 +47,42 @@ def render_rating_board(reply: Mapping[str, Any], locale: str, scope: str) -> st
         text(
             locale,
             "all_time_title",
-            variant=variant_name(locale, reply.get("variant", "")),
+            variant=variant_name(locale, reply.variant),
             scope=scope_text,
         )
     ]
-    me = reply.get("me") or {}
-    for line in reply.get("lines", [])[:25]:
+    me = reply.me
+    for line in reply.lines[:25]:
         entry = text(
             locale,
             "rating_line",
-            rank=line["rank"],
-            name=plain_name(line["name"]),
-            rating=line["rating"],
-            deviation=line["deviation"],
-            rated=line["rated_games"],
+            rank=line.rank,
+            name=plain_name(line.name),
+            rating=line.rating,
+            deviation=line.deviation,
+            rated=line.rated_games,
         )
-        lines.append(f"**{entry}**" if me and line.get("player") == me.get("player") else entry)
+        lines.append(f"**{entry}**" if me is not None and line.player == me.player else entry)
     if len(lines) == 1:
         lines.append(text(locale, "empty_list"))
-    if "total" in reply:
-        total = text(
-            locale,
-            "rating_board_total",
-            total=reply["total"],
-            provisional=reply.get("provisional", 0),
-        )
-        lines.append(total)
+    total = text(locale, "rating_board_total", total=reply.total, provisional=reply.provisional)
+    lines.append(total)
     return "\n".join(lines)[:2000]
 
 
-def render_ratings(reply: Mapping[str, Any], locale: str) -> str:
+def render_ratings(reply: p.PlayerRatingsReply, locale: str) -> str:
     """A ``ratings`` reply (player_ratings) as the profile's lines: one per variant."""
     lines = [text(locale, "ratings_title")]
-    for pool in reply.get("ratings", [])[:20]:
-        key = "ratings_line_provisional" if pool.get("provisional") else "ratings_line"
+    for pool in reply.ratings[:20]:
+        key = "ratings_line_provisional" if pool.provisional else "ratings_line"
         lines.append(
             text(
                 locale,
                 key,
-                variant=variant_name(locale, pool["variant"]),
-                rating=rating_text(pool),
-                deviation=pool["deviation"],
-                rated=pool["games"],
+                variant=variant_name(locale, pool.variant),
+                rating=rating_text(pool.rating, pool.provisional),
+                deviation=pool.deviation,
+                rated=pool.games,
             )
         )
     if len(lines) == 1:
@@ -95,41 +90,42 @@ def render_ratings(reply: Mapping[str, Any], locale: str) -> str:
     return "\n".join(lines)
 
 
-def render_rating_changes(message: Mapping[str, Any], locale: str) -> str:
+def render_rating_changes(message: p.RaceRatings, locale: str) -> str:
     """A ``rating_changes`` message: each rated player's place, new rating and change."""
     lines = [
         text(
             locale,
             "rated_title",
-            race=message["race"],
-            variant=variant_name(locale, message.get("variant") or ""),
+            race=message.race,
+            variant=variant_name(locale, message.variant or ""),
         )
     ]
-    for line in message.get("lines", [])[:25]:
-        change = line["change"]
+    for line in message.lines[:25]:
+        change = line.change
+        rating = rating_text(line.rating, line.provisional)
         lines.append(
             text(
                 locale,
                 "rated_line",
-                place=line["place"],
-                name=plain_name(line["name"]),
-                rating=rating_text(line),
+                place=line.place,
+                name=plain_name(line.name),
+                rating=rating,
                 change=f"+{change}" if change >= 0 else f"−{-change}",
             )
         )
     return "\n".join(lines)[:2000]
 
 
-def render_found(message: Mapping[str, Any], locale: str) -> str:
+def render_found(message: p.MatchFound, locale: str) -> str:
     """A ``match_found`` message: the race, who races, and when it starts."""
-    race = message["race"]
-    names = ", ".join(plain_name(s["name"]) for s in race.get("players", []))
-    starts = race.get("starts_at")
+    race = message.race
+    names = ", ".join(plain_name(s.name) for s in race.players)
+    starts = race.starts_at
     key = "found_starts" if starts else "found_running"
     return text(
         locale,
         key,
-        variant=variant_name(locale, race["settings"]["variant"]),
+        variant=variant_name(locale, race.settings.variant),
         players=names,
         when=f"<t:{starts // 1000}:R>" if starts else "",
     )
@@ -147,11 +143,11 @@ class Seeker:
         return now - self.since < FOLLOWUP_LIFETIME
 
 
-class QuickMatches(Boards):
+class QuickMatches(Part):
     """``/solitaire quickmatch``, and what the server says unasked about quick matches."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, boards: Boards) -> None:
+        super().__init__(boards)
         self.seeking: dict[str, Seeker] = {}  # principal → the player waiting
         self.found: dict[int, list[Seeker]] = {}  # race → its players told here
         self._told: set[asyncio.Task[None]] = set()
@@ -161,22 +157,22 @@ class QuickMatches(Boards):
         """/solitaire quickmatch: wait for a race with players of close ratings."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
-        reply = await self.client.request("find_race", actor, variant=variant, rated=rated)
+        find = p.FindRace(variant=variant, rated=rated)
+        reply = await self.client.expect(find, actor, p.Finding)
         self.seeking[actor.principal] = Seeker(actor, interaction.followup, self.monotonic())
         key = "looking_rated" if rated else "looking"
         name = variant_name(actor.locale, variant)
-        await send(interaction, text(actor.locale, key, variant=name, rating=reply["rating"]))
+        await send(interaction, text(actor.locale, key, variant=name, rating=reply.rating))
 
-    def on_notice(self, message: Mapping[str, Any]) -> None:
+    def on_notice(self, message: p.ServerMessage) -> None:
         """A race found for a player waiting here, or a rated race's changes; anything
         else is the boards' (a game proven lost)."""
-        kind = message.get("type")
-        if kind == "match_found":
+        if isinstance(message, p.MatchFound):
             self._tell(self._found(message))
-        elif kind == "rating_changes":
+        elif isinstance(message, p.RaceRatings):
             self._tell(self._rated(message))
         else:
-            super().on_notice(message)
+            self.boards.on_notice(message)
 
     def _tell(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -188,20 +184,20 @@ class QuickMatches(Boards):
         if not task.cancelled() and task.exception() is not None:
             log.warning("could not tell a player: %r", task.exception())
 
-    async def _found(self, message: Mapping[str, Any]) -> None:
-        seeker = self.seeking.pop(message["user"], None)
+    async def _found(self, message: p.MatchFound) -> None:
+        seeker = self.seeking.pop(message.user, None)
         if seeker is None:
             return  # asked through another bot process, or before a restart
-        race = message["race"]["race"]
+        race = message.race.race
         self.found.setdefault(race, []).append(seeker)
         locale = seeker.actor.locale
         await seeker.followup.send(
             render_found(message, locale), view=start_view(race, locale), ephemeral=True
         )
 
-    async def _rated(self, message: Mapping[str, Any]) -> None:
+    async def _rated(self, message: p.RaceRatings) -> None:
         now = self.monotonic()
-        for seeker in self.found.pop(message["race"], []):
+        for seeker in self.found.pop(message.race, []):
             if not seeker.fresh(now):
                 continue  # the interaction's followup has expired: their profile says it
             try:

@@ -26,8 +26,10 @@ import itertools
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from bot.client import Actor, ArenaClient, Message
+from bot.client import Actor, ArenaClient
 from server import protocol as p
+
+_CALLBACKS = ("on_event", "on_race", "on_notice", "on_arena")
 
 
 class SpreadClient(ArenaClient):
@@ -35,7 +37,7 @@ class SpreadClient(ArenaClient):
 
     def __init__(self, url: str, service_token: str, count: int, **options: Any) -> None:
         super().__init__(url, service_token, **options)
-        own = {k: v for k, v in options.items() if k not in ("on_event", "on_race", "on_notice")}
+        own = {k: v for k, v in options.items() if k not in _CALLBACKS}
         self.links = [
             ArenaClient(
                 host_url(url, index),
@@ -43,6 +45,7 @@ class SpreadClient(ArenaClient):
                 on_event=self._event,
                 on_race=self._race,
                 on_notice=self._notice,
+                on_arena=self._arena,
                 **own,
             )
             for index in range(count)
@@ -53,17 +56,21 @@ class SpreadClient(ArenaClient):
 
     # The links' callbacks go to whatever the bot set on this client (boards set
     # ``on_notice`` after it was made).
-    def _event(self, message: Message) -> None:
+    def _event(self, message: p.Event) -> None:
         if self.on_event is not None:
             self.on_event(message)
 
-    def _race(self, message: Message) -> None:
+    def _race(self, message: p.RaceInfo) -> None:
         if self.on_race is not None:
             self.on_race(message)
 
-    def _notice(self, message: Message) -> None:
+    def _notice(self, message: p.ServerMessage) -> None:
         if self.on_notice is not None:
             self.on_notice(message)
+
+    def _arena(self, message: p.ArenaEvent) -> None:
+        if self.on_arena is not None:
+            self.on_arena(message)
 
     async def start(self, timeout: float | None = None) -> None:
         """Start every connection (with ``timeout``, wait until each said hello)."""

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.answers import Interaction, answering, send
-from bot.boards import Boards
 from bot.figures import render_leaderboard, render_stats
+from bot.part import Part
 from bot.ratings import render_rating_board, render_ratings
+from server import protocol as p
 
 
-class Standings(Boards):
+class Standings(Part):
     """The ``/solitaire leaderboard`` and ``/solitaire stats`` commands."""
 
     @answering
@@ -20,15 +19,20 @@ class Standings(Boards):
         """/solitaire leaderboard: today's (or all-time) ranking, global or this server."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
-        fields: dict[str, Any] = {"variant": variant}
+        guild = None
         if scope == "server" and interaction.guild_id is not None:
-            fields["guild_id"] = str(interaction.guild_id)
+            guild = str(interaction.guild_id)
         if period == "all_time":
-            reply = await self.client.request("leaderboard", actor, around_me=around, **fields)
-            await send(interaction, render_rating_board(reply, actor.locale, scope))
+            board = p.AllTimeBoard(variant=variant, guild_id=guild, around_me=around)
+            rated = await self.client.expect(board, actor, p.AllTimeReply)
+            await send(interaction, render_rating_board(rated, actor.locale, scope))
             return
-        kind = "daily_around" if around else "daily_board"
-        reply = await self.client.request(kind, actor, **fields)
+        daily: p.DailyAround | p.DailyBoard = (
+            p.DailyAround(variant=variant, guild_id=guild)
+            if around
+            else p.DailyBoard(variant=variant, guild_id=guild)
+        )
+        reply = await self.client.expect(daily, actor, p.BoardReply)
         await send(interaction, render_leaderboard(reply, actor.locale, scope))
 
     @answering
@@ -36,7 +40,7 @@ class Standings(Boards):
         """/solitaire stats: my all-time figures and my ratings per variant."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         actor = self.actor(interaction)
-        reply = await self.client.request("player_stats", actor)
-        ratings = await self.client.request("player_ratings", actor)
+        reply = await self.client.expect(p.PlayerStats(), actor, p.StatsReply)
+        ratings = await self.client.expect(p.PlayerRatings(), actor, p.PlayerRatingsReply)
         shown = f"{render_stats(reply, actor.locale)}\n\n{render_ratings(ratings, actor.locale)}"
         await send(interaction, shown[:2000])

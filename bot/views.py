@@ -32,6 +32,7 @@ from typing import Any
 
 import discord
 
+from bot.holder import table_of
 from bot.i18n import text
 from bot.render import card_text, move_size, targets_of
 
@@ -361,7 +362,7 @@ class BoardButton(
         return cls(int(match["game"]), BoardOp.of(match["op"]), match["arg"], match["sel"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        table = interaction.client.table
+        table = table_of(interaction).boards
         await table.board_press(interaction, self.game, self.op, self.arg, self.sel)
 
 
@@ -434,7 +435,7 @@ class BoardSelect(
         values = self.item.values or ["1"]
         size = int(values[0]) if values[0].isdigit() else 1
         sel = f"{self.source}.{size}"
-        table = interaction.client.table
+        table = table_of(interaction).boards
         if self.target:  # the target was tapped first: this card's move is played
             move = move_text(self.source, size, self.target)
             await table.board_press(interaction, self.game, BoardOp.TARGET, move, sel)
@@ -457,7 +458,7 @@ class MoveModal(discord.ui.Modal):
         self.add_item(self.move)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.table.modal_move(interaction, self.game, self.move.value)
+        await table_of(interaction).boards.modal_move(interaction, self.game, self.move.value)
 
 
 def move_text(source: str, size: int, target: str) -> str:

@@ -94,7 +94,7 @@ class Sweep:
 def board_table() -> Table:
     """The bot's table, for its board builder only: its client never connects."""
     table = Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk())
-    table.prefs[ONE_TAP_USER] = Prefs(one_tap=True)
+    table.boards.prefs[ONE_TAP_USER] = Prefs(one_tap=True)
     return table
 
 
@@ -107,9 +107,9 @@ def sweep(variant: str, seed: int, *, stride: int = 1, table: Table | None = Non
     for position, view in enumerate(views_along(variant, seed, stride)):
         locale = ("en", "de")[position % 2]
         # every other position with the application's card emoji (longer marks)
-        table.suits = APP_SUITS if position % 4 < 2 else TEXT_SUITS
+        table.boards.suits = APP_SUITS if position % 4 < 2 else TEXT_SUITS
         _sweep_position(table, seen, position, {"view": view}, locale)
-    table.suits = TEXT_SUITS
+    table.boards.suits = TEXT_SUITS
     return seen
 
 
@@ -127,7 +127,7 @@ def _sweep_position(
     while todo or not lost:
         if not todo:  # then the same position once more, as a game proven lost
             lost = True
-            table.lost.add(GAME)
+            table.boards.lost.add(GAME)
             todo.append({"sel": ""})
         state = todo.pop()
         key = (*sorted(state.items()), ("lost", lost))
@@ -135,19 +135,19 @@ def _sweep_position(
             continue
         done.add(key)
         try:
-            ui = table.board(GAME, reply, locale, **state)
+            ui = table.boards.board(GAME, reply, locale, **state)
         except ValueError as err:  # discord.py refuses to build a view too wide
             seen.add(position, state, [f"no view: {err}"])
             continue
         seen.add(position, state, rule_breaks(None, ui))
-        if table.suits is APP_SUITS:
+        if table.boards.suits is APP_SUITS:
             shown = layout_text(ui)
             text_marks = any(mark in shown for mark in TEXT_SUITS.values())
             seen.coloured += not text_marks
             seen.colourless += text_marks
         for item in board_items(ui):
             todo += _presses(item, legal, state, seen)
-    table.lost.discard(GAME)
+    table.boards.lost.discard(GAME)
 
 
 def board_items(ui: Any) -> list[Any]:
@@ -234,11 +234,11 @@ def _presses_for(table: Table, view: dict[str, Any], move: str) -> int:
         return 1  # draw or deal
     head, _, target = move.partition(">")
     source = head.partition(":")[0]
-    first = table.board(GAME, {"view": view}, "en")
+    first = table.boards.board(GAME, {"view": view}, "en")
     for item in board_items(first):
         if isinstance(item, BoardButton) and item.op == "t" and item.arg == move:
             return 1  # the pile's only legal move: played on the first tap
-    ui = table.board(GAME, {"view": view}, "en", sel=source)
+    ui = table.boards.board(GAME, {"view": view}, "en", sel=source)
     for item in board_items(ui):
         if isinstance(item, BoardButton) and item.op == "t" and not item.item.disabled:
             if item.arg == move:

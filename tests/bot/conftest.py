@@ -65,7 +65,7 @@ async def make_client(arena: ArenaServer) -> AsyncIterator[MakeClient]:
 async def bot(arena: ArenaServer) -> AsyncIterator[Bot]:
     """The bot's table, commands and race desk on a real client of the real server."""
     async with bot_table(arena) as table:
-        yield Bot(table, SolitaireCog(table), FakeBot(table), table.desk)
+        yield Bot(table, SolitaireCog(table), FakeBot(table), table.boards.desk)
 
 
 @pytest.fixture

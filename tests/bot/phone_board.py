@@ -292,14 +292,14 @@ class Shown:
 def boards_to_show(table: Any, suits: Any, locale: str = "en") -> list[Shown]:
     """Every variant's opening, the position of its solver-won line with the longest
     column, and Spider 4-suit at the middle of its won line with a column selected,
-    drawn by the bot's own board builder (``table.board``) with ``suits``."""
+    drawn by the bot's own board builder (``table.boards.board``) with ``suits``."""
     from board_sweep import WON_SEEDS, won_line
     from discord_rules import layout_text
 
     import engine
     from bot.i18n import text
 
-    table.suits = suits
+    table.boards.suits = suits
     shown = []
     for variant, seeds in WON_SEEDS.items():
         game = engine.new_game(variant, seed=seeds[0])
@@ -317,10 +317,10 @@ def boards_to_show(table: Any, suits: Any, locale: str = "en") -> list[Shown]:
             states.append(("mid-game", middle, ""))
             states.append(("mid-game selected", middle, source))
         for state, view, sel in states:
-            started = table.clock() - 754_000  # a clock showing 12:34
+            started = table.boards.clock() - 754_000  # a clock showing 12:34
             reply = {"game": 1, "view": {**view, "started_at": started, "status": "playing"}}
             notice = text(locale, "selected", source=sel) if sel else None
-            ui = table.board(1, reply, locale, sel=sel, notice=notice)
+            ui = table.boards.board(1, reply, locale, sel=sel, notice=notice)
             name = f"{variant}-{state.replace(' ', '-')}"
             shown.append(Shown(name, variant, state, layout_text(ui), ui))
     return shown

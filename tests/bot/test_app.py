@@ -90,6 +90,7 @@ class TestLanguages:
         commands = {c["name"]: c for c in payload["options"]}
         assert set(commands) == {
             "race",
+            "arena",
             "daily",
             "play",
             "board",
@@ -146,23 +147,23 @@ class TestDirectMessages:
         )
         [board] = start.sent
         dm = FakeDM()
-        await bot.table.dm_move(FakeDMMessage(user, "ziehen", dm))
+        await bot.table.play.dm_move(FakeDMMessage(user, "ziehen", dm))
         # The board the player has is edited in place; nothing new is posted.
         assert dm.sent == [] and "Züge 1" in board.content and board.view is not None
-        await bot.table.dm_move(FakeDMMessage(user, "f1 nach 3", dm))
+        await bot.table.play.dm_move(FakeDMMessage(user, "f1 nach 3", dm))
         assert "⚠️" in board.content and "Züge 1" in board.content  # refused, unchanged
         # With no board the bot may edit (its interaction is older than 15 minutes), the
         # board is posted in the DM once, and edited there from then on.
-        bot.table.board_until.clear()
-        await bot.table.dm_move(FakeDMMessage(user, "ziehen", dm))
+        bot.table.boards.board_until.clear()
+        await bot.table.play.dm_move(FakeDMMessage(user, "ziehen", dm))
         [posted] = dm.sent
         assert "Züge 2" in posted.content
-        await bot.table.dm_move(FakeDMMessage(user, "ziehen", dm))
+        await bot.table.play.dm_move(FakeDMMessage(user, "ziehen", dm))
         assert dm.sent == [posted] and "Züge 3" in posted.content
 
     async def test_a_dm_without_a_game_says_how_to_start(self, bot: Bot) -> None:
         dm = FakeDM()
-        await bot.table.dm_move(FakeDMMessage(FakeUser(902, "Gus"), "7 3", dm))
+        await bot.table.play.dm_move(FakeDMMessage(FakeUser(902, "Gus"), "7 3", dm))
         assert "no game open" in dm.sent[0].content
 
 
@@ -185,7 +186,7 @@ class TestFailures:
             raise RuntimeError("a bug")
 
         interaction = FakeInteraction(bot.fake, FakeUser(921, "Jo", locale="de"))
-        await bot.table.guarded(interaction, broken())
+        await bot.table.boards.guarded(interaction, broken())
         [reply] = interaction.sent
         assert reply.ephemeral
         assert reply.content == "⚠️ Im Bot ist etwas schiefgegangen; versuche es nochmal."
@@ -199,7 +200,7 @@ class TestFailures:
             FakeInteraction(bot.fake, user),
             variant=app_commands.Choice(name="K", value="klondike"),
         )
-        bot.table.client.request_timeout = 0.5
+        bot.table.boards.client.request_timeout = 0.5
         await arena.stop()
         done = FakeInteraction(bot.fake, user)
         await SolitaireCog.board.callback(bot.cog, done)  # type: ignore[arg-type]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
 from bot.client import Actor, ArenaClient, FatalClientError, ServerError
+from server import protocol as p
 from server.transport.app import ArenaServer
 
 ALICE = Actor(1001, "Alice", "en")
@@ -90,7 +90,7 @@ class TestConnection:
     async def test_resumes_a_watched_race_with_the_events_it_missed(
         self, make_client: MakeClient
     ) -> None:
-        events: list[dict[str, Any]] = []
+        events: list[p.Event] = []
         first = await make_client(on_event=events.append)
         other = await make_client()
         race = (await first.request("create_race", ALICE, variant="klondike"))["race"]["race"]
@@ -98,11 +98,11 @@ class TestConnection:
         await other.request("join_race", BERND, race=race)
         await first.start(timeout=10)
         for _ in range(200):
-            if any(
-                e["event"]["kind"] == "lobby" and len(e["event"]["players"]) == 2 for e in events
-            ):
+            if any(isinstance(e.event, p.LobbyEvent) and len(e.event.players) == 2 for e in events):
                 break
             await asyncio.sleep(0.02)
-        lobby = [e for e in events if e["event"]["kind"] == "lobby"]
-        assert [p["name"] for p in lobby[-1]["event"]["players"]] == ["Alice", "Bernd"]
-        assert first.watches[race].last_seq == lobby[-1]["seq"]
+        lobby = [e for e in events if isinstance(e.event, p.LobbyEvent)]
+        last = lobby[-1].event
+        assert isinstance(last, p.LobbyEvent)
+        assert [player.name for player in last.players] == ["Alice", "Bernd"]
+        assert first.watches[race].last_seq == lobby[-1].seq

@@ -6,9 +6,8 @@ import asyncio
 import contextlib
 import itertools
 from collections import Counter
-from typing import Any, cast
+from typing import Any
 
-import msgspec
 from discord_fakes import FakeMessage, until
 
 from bot.coalesce import EditCoalescer
@@ -109,18 +108,17 @@ def running_race(race: int, players: int) -> Race:
     return core
 
 
-def race_info(core: Race) -> dict[str, Any]:
+def race_info(core: Race) -> p.RaceInfo:
     """The race's full state as the bot's client hands it to the desk."""
-    return cast(dict[str, Any], msgspec.to_builtins(core.info(seq=1, viewer=None)))
+    return core.info(seq=1, viewer=None)
 
 
-def progress(core: Race, seq: int, player: int, foundation: int) -> dict[str, Any]:
+def progress(core: Race, seq: int, player: int, foundation: int) -> p.Event:
     """The progress event the server sends after ``player``'s move number ``seq``."""
     (body,) = core.progress(
         player, foundation=foundation, moves=seq, score=0, won=False, now=1_000 + seq
     )
-    event = p.Event(race=core.race_id, seq=seq, time=1_000 + seq, event=body)
-    return cast(dict[str, Any], msgspec.to_builtins(event))
+    return p.Event(race=core.race_id, seq=seq, time=1_000 + seq, event=body)
 
 
 class HeldClock:

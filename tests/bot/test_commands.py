@@ -104,12 +104,14 @@ class TestPlay:
         self, bot: Bot, server_clock: ServerClock
     ) -> None:
         server_clock.now = 1_773_490_500_000  # the game starts then
-        bot.table.clock = lambda: 1_773_490_583_000  # the bot draws the board 83 s later
+        bot.table.boards.clock = lambda: 1_773_490_583_000  # the bot draws the board 83 s later
         board = await practice(bot, DIETER, KLONDIKE, 5)
         assert "⏱️ 1:23 · Züge 0" in board.content
 
     async def test_boards_use_the_applications_card_emoji_once_installed(self, bot: Bot) -> None:
-        bot.table.suits = {s: f"<:sa_{s}:14{n}0000000000000000>" for n, s in enumerate("cdhs")}
+        bot.table.boards.suits = {
+            s: f"<:sa_{s}:14{n}0000000000000000>" for n, s in enumerate("cdhs")
+        }
         board = await practice(bot, CARLA, KLONDIKE, 5)
         top = engine.new_game("klondike", seed=5).view()["tableau"][0]["up"][-1]
         assert f"1️⃣ {top[:-1]}<:sa_{top[-1]}:14" in board.content
@@ -290,7 +292,7 @@ class TestBoardButtons:
 
     async def test_a_board_survives_a_restart_and_refuses_other_users(self, bot: Bot) -> None:
         board = await practice(bot, CARLA, KLONDIKE, 5)
-        bot.table.games.clear()  # a restarted bot remembers nothing; the ids carry the game
+        bot.table.boards.games.clear()  # a restarted bot remembers nothing; the ids carry the game
         await press(bot.fake, CARLA, board, "Draw")
         assert "Moves 1" in board.content
         before = board.content
@@ -498,7 +500,7 @@ class TestRaceCommand:
         ("start", "buttons"),
         [
             ("manual", ["Join", "Leave", "Start"]),
-            ("now", ["Join", "Leave", "Open my board"]),
+            ("now", ["Join", "Leave", "Open my board", "Watch"]),
         ],
     )
     async def test_race_message_buttons(self, bot: Bot, start: str, buttons: list[str]) -> None:

@@ -62,8 +62,8 @@ class TestSlowDown:
     ) -> None:
         now = [0.0]
         table = bot.table
-        table.cooldown = Cooldown(rate=1.0, burst=2)
-        table.monotonic = lambda: now[0]
+        table.boards.cooldown = Cooldown(rate=1.0, burst=2)
+        table.boards.monotonic = lambda: now[0]
         user = FakeUser(951, "Lea")
         start = FakeInteraction(bot.fake, user)
         await SolitaireCog.play.callback(  # type: ignore[arg-type]
@@ -82,7 +82,9 @@ class TestSlowDown:
         assert reply.ephemeral
         assert reply.content == "Slow down a little: too many taps at once. Try again in a moment."
         assert board.content == moves_after_one  # no draw reached the server
-        view = await table.client.request("get_view", table.actor(start), game=table.games[951])
+        view = await table.boards.client.request(
+            "get_view", table.boards.actor(start), game=table.boards.games[951]
+        )
         fresh = engine.new_game("klondike", seed=1).view()
         assert view["view"]["stock"] == fresh["stock"] - 1  # one draw, not two
         other = FakeUser(952, "Mo")
@@ -147,7 +149,8 @@ class TestCommandSync:
         await offer.start()
         [dm] = await command_payload(offer.tree)
         commands = _subcommands([dm])
-        assert "race" not in commands and {"play", "daily", "move", "options"} <= set(commands)
+        assert "race" not in commands and "arena" not in commands
+        assert {"play", "daily", "move", "options"} <= set(commands)
         # BOT_DM and PRIVATE_CHANNEL: Discord shows it in no server; installable by a
         # server (0) and by a user (1), so a user-installed bot plays in any DM.
         assert dm["contexts"] == [1, 2] and dm["integration_types"] == [0, 1]
@@ -158,7 +161,8 @@ class TestCommandSync:
         await offer.start()
         await offer.join(SERVER_A)
         commands = _subcommands(await command_payload(offer.tree, SERVER_A))
-        assert set(commands) == set(_subcommands(await command_payload(offer.tree))) | {"race"}
+        dms = set(_subcommands(await command_payload(offer.tree)))
+        assert set(commands) == dms | {"race", "arena"}
         assert commands["race"]["name_localizations"] == {"de": "rennen"}
         assert commands["race"]["description_localizations"]["de"]
         assert await command_payload(offer.tree, SERVER_B) == []  # not joined: nothing there

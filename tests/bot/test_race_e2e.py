@@ -71,7 +71,7 @@ async def test_two_users_race_to_a_finish(bot: Bot) -> None:
     assert "Nur wer das Rennen erstellt hat" in refused.sent[0].content
 
     await press(bot.fake, ALICE, lobby, "Start", channel=channel)
-    await until(lambda: lobby.labels() == ["Open my board"], "the race runs")
+    await until(lambda: lobby.labels() == ["Open my board", "Watch"], "the race runs")
     assert "Racing!" in lobby.content
 
     boards: dict[str, FakeMessage] = {}
@@ -171,7 +171,7 @@ async def test_boards_open_in_the_countdown_go_live_at_the_start_and_racers_are_
     await press(bot.fake, BERND, lobby, "Join", channel=channel)
     await press(bot.fake, ALICE, lobby, "Start", channel=channel)
     await until(lambda: "Open my board" in lobby.labels(), "the countdown offers boards")
-    assert lobby.labels() == ["Join", "Leave", "Open my board"]
+    assert lobby.labels() == ["Join", "Leave", "Open my board", "Watch"]
 
     boards: dict[str, FakeMessage] = {}
     for user in (ALICE, BERND):

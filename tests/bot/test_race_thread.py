@@ -214,11 +214,11 @@ async def test_a_restarted_bot_posts_the_result_in_the_races_thread(
     lobby = (await open_race(bot, channel, thread=True)).sent[0]
     thread = lobby.thread
     assert thread is not None
-    await bot.table.client.close()  # the old bot is gone
+    await bot.table.boards.client.close()  # the old bot is gone
 
-    assert await restarted.reattach_races([1], {channel.id: channel}.get) == 1
+    assert await restarted.races.reattach_races([1], {channel.id: channel}.get) == 1
     other = await make_client()
-    [race] = restarted.desk.races
+    [race] = restarted.boards.desk.races
     alice, bernd = Actor(ALICE.id, "Alice"), Actor(BERND.id, "Bernd")
     joined = await other.request("join_race", bernd, race=race)
     started = await other.request("start_race", alice, race=race)

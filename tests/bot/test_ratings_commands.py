@@ -14,6 +14,7 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press
 
 from bot.cog import SolitaireCog
 from bot.ratings import render_found, render_rating_changes, render_ratings
+from server import protocol as p
 from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
 
@@ -106,36 +107,56 @@ async def test_a_guest_like_refusal_and_the_renderers(bot: Bot) -> None:
     # Asking again keeps the place: the same answer, no error.
     assert again.sent[0].content == carla.sent[0].content
 
-    none = render_ratings({"ratings": []}, "en")
+    none = render_ratings(p.PlayerRatingsReply(player=1, name="Carla", ratings=[]), "en")
     assert none == "**Ratings**\nNo rating yet: play a rated quick match (or the daily deal)."
-    changes = {
-        "race": 7,
-        "variant": "yukon",
-        "lines": [
-            {
-                "player": 1,
-                "name": "Ann",
-                "place": 1,
-                "rating": 1562,
-                "change": 62,
-                "provisional": False,
-            },
-            {
-                "player": 2,
-                "name": "**Bob**",
-                "place": 2,
-                "rating": 1488,
-                "change": -12,
-                "provisional": True,
-            },
+    changes = p.RaceRatings(
+        race=7,
+        rated=True,
+        variant="yukon",
+        lines=[
+            p.RatingChange(
+                player=1,
+                name="Ann",
+                place=1,
+                rating=1562,
+                change=62,
+                deviation=80,
+                provisional=False,
+            ),
+            p.RatingChange(
+                player=2,
+                name="**Bob**",
+                place=2,
+                rating=1488,
+                change=-12,
+                deviation=200,
+                provisional=True,
+            ),
         ],
-    }
+    )
     assert render_rating_changes(changes, "en").splitlines() == [
         "**Race 7 rated** · Yukon",
         "1. Ann: 1562 (+62)",
         "2. \\*\\*Bob\\*\\*: 1488? (−12)",
     ]
-    running = {
-        "race": {"race": 3, "settings": {"variant": "yukon"}, "players": [{"name": "Ann"}]},
-    }
+    settings = p.RaceSettings(
+        variant="yukon",
+        options={},
+        max_players=2,
+        start="countdown",
+        countdown_s=10,
+        time_limit_s=None,
+        allow_undo=True,
+        allow_hints=False,
+    )
+    race = p.RaceInfo(
+        race=3,
+        state="running",
+        seq=4,
+        creator=1,
+        settings=settings,
+        commitment="ab",
+        players=[p.Standing(player=1, name="Ann")],
+    )
+    running = p.MatchFound(player=1, user="discord:1", race=race, server_time=0)
     assert render_found(running, "de") == "Rennen gefunden: Yukon mit Ann. Es läuft schon."

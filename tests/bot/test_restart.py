@@ -38,7 +38,7 @@ async def call(table: Table, name: str, user: FakeUser, **arguments: Any) -> Fak
 class TestMyGames:
     async def test_typed_commands_find_the_game_again(self, bot: Bot, restarted: Table) -> None:
         await call(bot.table, "play", ERIKA, variant=KLONDIKE, deal=engine.deal_code(5))
-        assert restarted.games == {}
+        assert restarted.boards.games == {}
         moved = await call(restarted, "move", ERIKA, move="d")
         assert "Züge 1" in moved.sent[0].content and "⚠️" not in moved.sent[0].content
         shown = await call(restarted, "board", ERIKA)
@@ -66,7 +66,7 @@ class TestMyGames:
             content = "d"
             channel = Channel()
 
-        await restarted.dm_move(Message())
+        await restarted.play.dm_move(Message())
         assert "Moves 1" in sent[0]
 
     async def test_without_any_game_it_still_says_so(self, restarted: Table) -> None:
@@ -83,13 +83,13 @@ class TestRaceMessages:
         await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
         [lobby] = opening.sent
         assert channel.messages[lobby.id] is lobby and "Erika" in lobby.content
-        await bot.table.client.close()  # the old bot is gone
+        await bot.table.boards.client.close()  # the old bot is gone
 
         channels = {channel.id: channel}
-        assert await restarted.reattach_races([1, 2], channels.get) == 1
-        assert await restarted.reattach_races([1], channels.get) == 0  # already followed
+        assert await restarted.races.reattach_races([1, 2], channels.get) == 1
+        assert await restarted.races.reattach_races([1], channels.get) == 0  # already followed
         other = await make_client()
-        race = next(iter(restarted.desk.races))
+        race = next(iter(restarted.boards.desk.races))
         await other.request("join_race", Actor(FRANK.id, "Frank"), race=race)
         await until(lambda: "Erika, Frank" in lobby.content, "Frank shown by the new bot")
         assert "Spieler:" in lobby.content  # still in the language it was opened in
@@ -113,12 +113,12 @@ class TestRaceMessages:
         [second] = pressed.sent
         assert second is not lobby
         ended = lobby.content
-        await bot.table.client.close()  # the old bot is gone
+        await bot.table.boards.client.close()  # the old bot is gone
 
         # The new bot finds the rematch at its own message, not at the old race's.
         channels = {channel.id: channel}
-        assert await restarted.reattach_races([1, 2], channels.get) == 1
-        [rematch] = restarted.desk.races
+        assert await restarted.races.reattach_races([1, 2], channels.get) == 1
+        [rematch] = restarted.boards.desk.races
         assert rematch != race
         await other.request("join_race", frank, race=rematch)
         await until(lambda: "Erika, Frank" in second.content, "Frank shown in the rematch")
@@ -129,8 +129,8 @@ class TestRaceMessages:
     ) -> None:
         opening = FakeInteraction(bot.fake, FRANK)
         await SolitaireCog.race.callback(bot.cog, opening, variant=KLONDIKE)  # type: ignore[arg-type]
-        assert await restarted.reattach_races([1], lambda channel_id: None) == 0
-        assert restarted.desk.races == {}
+        assert await restarted.races.reattach_races([1], lambda channel_id: None) == 0
+        assert restarted.boards.desk.races == {}
 
 
 class TestRestartInTheCountdown:
@@ -166,8 +166,8 @@ class TestRestartInTheCountdown:
             assert "Turn the cards up" in face_down.enabled()
         async with bot_table(arena, tmp_path) as again:
             fake = FakeBot(again)
-            assert await again.reattach_races([1], {channel.id: channel}.get) == 1
-            await until(lambda: again.desk.mentions == 1, "the start's mention")
+            assert await again.races.reattach_races([1], {channel.id: channel}.get) == 1
+            await until(lambda: again.boards.desk.mentions == 1, "the start's mention")
             [mention] = [m for m in channel.messages.values() if "🏁" in m.content]
             assert f"<@{ERIKA.id}>" in mention.content and f"<@{FRANK.id}>" in mention.content
             # The board from before the restart: one tap turns its cards up.
@@ -193,11 +193,11 @@ class TestPreferences:
         await self.options(bot.table, FRANK, one_tap=True)
         await self.options(bot.table, ERIKA, auto_home=True)
         await self.options(bot.table, ERIKA, one_tap=True)
-        assert restarted.prefs == {}  # nothing in the new bot's memory
+        assert restarted.boards.prefs == {}  # nothing in the new bot's memory
         line = await self.options(restarted, FRANK)
         assert "fits on · safe cards go home by themselves off" in line
-        assert restarted.prefs_of(FRANK.id) == Prefs(one_tap=True, auto_home=False)
-        erika = await restarted.load_prefs(Actor(ERIKA.id, "Erika", "de"))
+        assert restarted.boards.prefs_of(FRANK.id) == Prefs(one_tap=True, auto_home=False)
+        erika = await restarted.boards.load_prefs(Actor(ERIKA.id, "Erika", "de"))
         assert erika == Prefs(one_tap=True, auto_home=True)
 
     async def test_a_german_dm_stays_german_after_a_restart(
@@ -215,6 +215,6 @@ class TestPreferences:
             content = "ziehen"
             channel = Channel()
 
-        await restarted.dm_move(Message())
+        await restarted.play.dm_move(Message())
         assert ("Züge 1" in sent[0] and "Ziehen" in str(sent[0])) or "Züge 1" in sent[0]
         assert "Moves" not in sent[0]

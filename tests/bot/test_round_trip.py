@@ -30,7 +30,7 @@ async def practice(bot: Bot, user: FakeUser, seed: int) -> FakeMessage:
 
 
 async def test_a_press_answered_in_time_is_one_call_that_edits_the_board(bot: Bot) -> None:
-    bot.table.answer_budget = AMPLE
+    bot.table.boards.answer_budget = AMPLE
     user = FakeUser(961, "Nina")
     board = await practice(bot, user, 1)
     before = board.content
@@ -41,7 +41,7 @@ async def test_a_press_answered_in_time_is_one_call_that_edits_the_board(bot: Bo
 
 
 async def test_a_refused_move_in_time_is_one_call_with_the_reason(bot: Bot) -> None:
-    bot.table.answer_budget = AMPLE
+    bot.table.boards.answer_budget = AMPLE
     user = FakeUser(962, "Otto")
     board = await practice(bot, user, 1)
     legal = engine.new_game("klondike", seed=1).view()["legal_moves"]
@@ -62,7 +62,7 @@ async def test_a_refused_move_in_time_is_one_call_with_the_reason(bot: Bot) -> N
 
 
 async def test_a_slow_server_costs_a_defer_then_an_edit(bot: Bot) -> None:
-    bot.table.answer_budget = 0.0  # the server never answers within no time at all
+    bot.table.boards.answer_budget = 0.0  # the server never answers within no time at all
     user = FakeUser(963, "Pia")
     board = await practice(bot, user, 1)
     before = board.content
@@ -72,7 +72,7 @@ async def test_a_slow_server_costs_a_defer_then_an_edit(bot: Bot) -> None:
 
 
 async def test_a_won_line_costs_one_discord_call_per_press(bot: Bot) -> None:
-    bot.table.answer_budget = AMPLE
+    bot.table.boards.answer_budget = AMPLE
     user = FakeUser(964, "Quirin")
     board = await practice(bot, user, 1)
     calls: Counter[str] = Counter()
@@ -85,11 +85,11 @@ async def test_a_won_line_with_the_one_tap_option_takes_fewer_presses(bot: Bot) 
     """The same win with one-tap on: a pile tapped once goes where the engine's one-tap
     rule puts it; a wrong guess is put right by Undo (which selects the pile again) and
     the target. Fewer presses than with the defaults, still one call each."""
-    bot.table.answer_budget = AMPLE
+    bot.table.boards.answer_budget = AMPLE
     line = won_line("klondike", 1)
     counts = []
     for user, one_tap in ((FakeUser(965, "Rosa"), False), (FakeUser(966, "Sven"), True)):
-        bot.table.prefs[user.id] = Prefs(one_tap=one_tap)
+        bot.table.boards.prefs[user.id] = Prefs(one_tap=one_tap)
         board = await practice(bot, user, 1)
         calls: Counter[str] = Counter()
         game = engine.new_game("klondike", seed=1) if one_tap else None
