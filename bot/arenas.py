@@ -32,8 +32,7 @@ from bot.desk import Herald
 from bot.i18n import locale_of, text
 from bot.part import Part
 from bot.race_buttons import start_view
-from bot.race_messages import Herald as FollowupHerald
-from bot.race_messages import RaceMessageHandle, channel_id, editable
+from bot.race_messages import Herald as FollowupHerald, RaceMessageHandle, channel_id, editable
 from bot.races import plain_name
 from server import protocol as p
 
