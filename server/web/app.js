@@ -160,6 +160,8 @@ function applyTexts() {
   applyOnlineTexts();
   if (game.view) game.update(game.view);
   if (race.race) race.changed();
+  // The daily panel is drawn from the server's reply: drawn again in the new language.
+  if (!$("#daily-panel").hidden) daily.refreshBoard().catch((error) => announce(error.message));
   account.render();
   if (!$("#stats").hidden) showStats();
 }

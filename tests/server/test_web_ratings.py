@@ -131,6 +131,8 @@ async def test_deal_difficulty_in_practice_and_on_the_daily(
     await page.click("#lang")
     await page.wait_for_selector("#difficulty option:has-text('schwer')", state="attached")
     assert await page.inner_text("nav a[data-tab=online]") == "Online"
+    # The daily panel itself speaks the new language, not only the header.
+    await page.wait_for_selector("#daily-panel button:has-text('Heutiges Spiel spielen')")
     # The fourth tab still fits a 360 px phone's header, in German too.
     header = await page.evaluate("() => document.querySelector('header.top').scrollWidth")
     assert header <= PHONE["width"]
