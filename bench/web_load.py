@@ -4,9 +4,11 @@ Starts a server on a throwaway database and opens the page in Debian's chromium
 (Playwright, as the browser tests do), each run in a new browser context (an empty
 cache, a new guest). It prints:
 
+- the machine's cores and load average (other work on the machine slows every figure);
 - the bytes of the first load as transferred (gzip, headers included) and the
   bodies' compressed size, from the browser's resource timing; the WebSocket's
-  frames are not counted; and what Discord's SDK adds inside Discord only;
+  frames are not counted; and what Discord's SDK adds inside Discord only (it fails
+  if the page outside Discord fetched it);
 - the time from the start of navigation to the first drawn face-up card (the board
   is playable then), by the page's own clock, cold and with the browser's cache
   (304s) on a second load;
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -91,7 +94,8 @@ BYTES = """() => {
   return [entries.reduce((n, e) => n + e.transferSize, 0),
           entries.reduce((n, e) => n + e.encodedBodySize, 0),
           entries.reduce((n, e) => n + e.decodedBodySize, 0),
-          entries.length];
+          entries.length,
+          entries.filter((e) => e.name.includes('discord-sdk')).length];
 }"""
 
 # Draws from the stock by pointer events, each timed until the board is redrawn, and
@@ -162,6 +166,7 @@ async def measure(url: str, runs: int, taps: int) -> None:
         address_guests_per_minute=1e6,
         address_guest_burst=1_000_000,
     )
+    load_before = os.getloadavg()[0]
     async with ArenaServer(config, url) as server, async_playwright() as playwright:
         page_url = server.url.replace("ws://", "http://") + "#deal=klondike:1"
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -188,19 +193,25 @@ async def measure(url: str, runs: int, taps: int) -> None:
         draw_ms, whole_ms = await page.evaluate(DRAW, taps)
         await browser.close()
 
+    load_after = os.getloadavg()[0]
     # Every tap must have been a move answered by a view (no error, no rate limit).
     assert all(split[2] >= 0 for split in taps_split), "a tap got no view in reply"
+    # Outside Discord the page never fetches Discord's SDK (activity.js).
+    assert all(size[4] == 0 for size in sizes), "the first load fetched Discord's SDK"
     tap_ms = [split[0] for split in taps_split]
     before_ms, server_ms, after_ms = ([split[k] for split in taps_split] for k in (1, 2, 3))
-    transferred, compressed, decoded, files = sizes[0]
+    transferred, compressed, decoded, files, _ = sizes[0]
     sdk = load_files(WEB_ROOT)["/discord-sdk.js"]
     sdk_bytes = len(sdk.gzipped or sdk.body)
     files_in = statistics.median(times[0] for times in loaded)
     ready = statistics.median(times[1] for times in loaded)
     lines = [
+        f"machine: {os.cpu_count()} cores, load average {load_before:.1f} before and "
+        f"{load_after:.1f} after (1 minute)",
         f"first load: {files} files, {transferred} bytes transferred (headers included), "
         f"{compressed} bytes of compressed bodies, {decoded} bytes uncompressed",
-        f"  inside Discord only, after the board: Discord's SDK, {sdk_bytes} bytes compressed",
+        f"  not in it (inside Discord only, after the board): Discord's SDK, "
+        f"{sdk_bytes} bytes compressed",
         f"time to a playable board, cold cache: median {statistics.median(cold):.0f} ms, "
         f"max {max(cold):.0f} ms over {runs} runs",
         f"  of which: files in at {files_in:.0f} ms, DOM ready at {ready:.0f} ms (medians)",

@@ -268,6 +268,17 @@ async def test_the_sign_in_goes_through_the_servers_exchange(
         assert "Ann D." in [p["name"] for p in joined["race"]["players"]]
     finally:
         await bot.close()
+
+    # The page's tabs and a practice deal keep Discord's query in the address too.
+    query = f"?frame_id=f-0042&instance_id={INSTANCE}&"
+    for tab, fragment in [("daily", "#daily"), ("online", "#online"), ("practice", "")]:
+        await frame.click(f'[data-tab="{tab}"]')
+        await frame.wait_for_function("f => location.hash === f", arg=fragment)
+        assert query in frame.url, (tab, frame.url)
+    await frame.evaluate("() => { location.hash = '#deal=yukon:5'; }")
+    await frame.wait_for_selector("#board .card")
+    await frame.wait_for_function("() => location.hash === ''")  # taken in, as outside
+    assert query in frame.url
     assert page.errors == []  # type: ignore[attr-defined]
 
 
