@@ -43,11 +43,32 @@ CHROMIUM = "/usr/bin/chromium"
 
 PLAYABLE = "() => document.querySelector('#board .card.face') && performance.now()"
 
-# When the page's files were in (the last one's responseEnd) and the DOM was ready.
+# When the page's modules were in (the last one's responseEnd; icons and the manifest,
+# fetched after, do not hold the board up), the DOM was ready, the WebSocket open, the
+# welcome in and the first view in (SOCKET_TIMES, installed before the page's scripts).
 LOADED = """() => [
-  Math.max(...performance.getEntriesByType('resource').map((e) => e.responseEnd)),
+  Math.max(...performance.getEntriesByType('resource')
+    .filter((e) => /[.](js|css)$/.test(e.name)).map((e) => e.responseEnd)),
   performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+  window.socketTimes.open, window.socketTimes.welcome, window.socketTimes.view,
 ]"""
+
+SOCKET_TIMES = """
+window.socketTimes = {};
+const Socket = WebSocket;
+window.WebSocket = function (...args) {
+  const socket = new Socket(...args);
+  const times = window.socketTimes;
+  socket.addEventListener('open', () => { times.open ??= performance.now(); });
+  socket.addEventListener('message', (frame) => {
+    const type = /^{"type":"(\\w+)"/.exec(frame.data)?.[1];
+    if (type === 'welcome' || type === 'view') times[type] ??= performance.now();
+  });
+  return socket;
+};
+Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+window.WebSocket.prototype = Socket.prototype;
+"""
 
 # The page's own cost: drawing a Klondike view after a draw (views alternating, as the
 # board sees them), and the whole board anew, with the board module the page uses.
@@ -176,6 +197,7 @@ async def measure(url: str, runs: int, taps: int) -> None:
         sizes: list[list[int]] = []
         for _ in range(runs):
             context = await browser.new_context(viewport={"width": 360, "height": 740})
+            await context.add_init_script(SOCKET_TIMES)
             page = await context.new_page()
             await page.goto(page_url)
             cold.append(await playable_ms(page))
@@ -203,8 +225,9 @@ async def measure(url: str, runs: int, taps: int) -> None:
     transferred, compressed, decoded, files, _ = sizes[0]
     sdk = load_files(WEB_ROOT)["/discord-sdk.js"]
     sdk_bytes = len(sdk.gzipped or sdk.body)
-    files_in = statistics.median(times[0] for times in loaded)
-    ready = statistics.median(times[1] for times in loaded)
+    files_in, ready, opened, welcome, view = (
+        statistics.median(times[k] for times in loaded) for k in range(5)
+    )
     lines = [
         f"machine: {os.cpu_count()} cores, load average {load_before:.1f} before and "
         f"{load_after:.1f} after (1 minute)",
@@ -214,7 +237,9 @@ async def measure(url: str, runs: int, taps: int) -> None:
         f"{sdk_bytes} bytes compressed",
         f"time to a playable board, cold cache: median {statistics.median(cold):.0f} ms, "
         f"max {max(cold):.0f} ms over {runs} runs",
-        f"  of which: files in at {files_in:.0f} ms, DOM ready at {ready:.0f} ms (medians)",
+        f"  of which (medians): modules in at {files_in:.0f} ms, DOM ready at {ready:.0f} ms, "
+        f"the WebSocket open at {opened:.0f} ms, the welcome (a new guest) in at "
+        f"{welcome:.0f} ms, the first view in at {view:.0f} ms",
         f"time to a playable board, browser cache: median {statistics.median(warm):.0f} ms, "
         f"max {max(warm):.0f} ms",
         f"tap on the stock to redrawn board: p50 {percentile(tap_ms, 0.5):.1f} ms, "
