@@ -4,9 +4,11 @@ Starts a server on a throwaway database and opens the page in Debian's chromium
 (Playwright, as the browser tests do), each run in a new browser context (an empty
 cache, a new guest). It prints:
 
+- the machine's cores and load average (other work on the machine slows every figure);
 - the bytes of the first load as transferred (gzip, headers included) and the
   bodies' compressed size, from the browser's resource timing; the WebSocket's
-  frames are not counted; and what Discord's SDK adds inside Discord only;
+  frames are not counted; and what Discord's SDK adds inside Discord only (it fails
+  if the page outside Discord fetched it);
 - the time from the start of navigation to the first drawn face-up card (the board
   is playable then), by the page's own clock, cold and with the browser's cache
   (304s) on a second load;
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -40,11 +43,32 @@ CHROMIUM = "/usr/bin/chromium"
 
 PLAYABLE = "() => document.querySelector('#board .card.face') && performance.now()"
 
-# When the page's files were in (the last one's responseEnd) and the DOM was ready.
+# When the page's modules were in (the last one's responseEnd; icons and the manifest,
+# fetched after, do not hold the board up), the DOM was ready, the WebSocket open, the
+# welcome in and the first view in (SOCKET_TIMES, installed before the page's scripts).
 LOADED = """() => [
-  Math.max(...performance.getEntriesByType('resource').map((e) => e.responseEnd)),
+  Math.max(...performance.getEntriesByType('resource')
+    .filter((e) => /[.](js|css)$/.test(e.name)).map((e) => e.responseEnd)),
   performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+  window.socketTimes.open, window.socketTimes.welcome, window.socketTimes.view,
 ]"""
+
+SOCKET_TIMES = """
+window.socketTimes = {};
+const Socket = WebSocket;
+window.WebSocket = function (...args) {
+  const socket = new Socket(...args);
+  const times = window.socketTimes;
+  socket.addEventListener('open', () => { times.open ??= performance.now(); });
+  socket.addEventListener('message', (frame) => {
+    const type = /^{"type":"(\\w+)"/.exec(frame.data)?.[1];
+    if (type === 'welcome' || type === 'view') times[type] ??= performance.now();
+  });
+  return socket;
+};
+Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+window.WebSocket.prototype = Socket.prototype;
+"""
 
 # The page's own cost: drawing a Klondike view after a draw (views alternating, as the
 # board sees them), and the whole board anew, with the board module the page uses.
@@ -91,7 +115,8 @@ BYTES = """() => {
   return [entries.reduce((n, e) => n + e.transferSize, 0),
           entries.reduce((n, e) => n + e.encodedBodySize, 0),
           entries.reduce((n, e) => n + e.decodedBodySize, 0),
-          entries.length];
+          entries.length,
+          entries.filter((e) => e.name.includes('discord-sdk')).length];
 }"""
 
 # Draws from the stock by pointer events, each timed until the board is redrawn, and
@@ -162,6 +187,7 @@ async def measure(url: str, runs: int, taps: int) -> None:
         address_guests_per_minute=1e6,
         address_guest_burst=1_000_000,
     )
+    load_before = os.getloadavg()[0]
     async with ArenaServer(config, url) as server, async_playwright() as playwright:
         page_url = server.url.replace("ws://", "http://") + "#deal=klondike:1"
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -171,6 +197,7 @@ async def measure(url: str, runs: int, taps: int) -> None:
         sizes: list[list[int]] = []
         for _ in range(runs):
             context = await browser.new_context(viewport={"width": 360, "height": 740})
+            await context.add_init_script(SOCKET_TIMES)
             page = await context.new_page()
             await page.goto(page_url)
             cold.append(await playable_ms(page))
@@ -188,22 +215,31 @@ async def measure(url: str, runs: int, taps: int) -> None:
         draw_ms, whole_ms = await page.evaluate(DRAW, taps)
         await browser.close()
 
+    load_after = os.getloadavg()[0]
     # Every tap must have been a move answered by a view (no error, no rate limit).
     assert all(split[2] >= 0 for split in taps_split), "a tap got no view in reply"
+    # Outside Discord the page never fetches Discord's SDK (activity.js).
+    assert all(size[4] == 0 for size in sizes), "the first load fetched Discord's SDK"
     tap_ms = [split[0] for split in taps_split]
     before_ms, server_ms, after_ms = ([split[k] for split in taps_split] for k in (1, 2, 3))
-    transferred, compressed, decoded, files = sizes[0]
+    transferred, compressed, decoded, files, _ = sizes[0]
     sdk = load_files(WEB_ROOT)["/discord-sdk.js"]
     sdk_bytes = len(sdk.gzipped or sdk.body)
-    files_in = statistics.median(times[0] for times in loaded)
-    ready = statistics.median(times[1] for times in loaded)
+    files_in, ready, opened, welcome, view = (
+        statistics.median(times[k] for times in loaded) for k in range(5)
+    )
     lines = [
+        f"machine: {os.cpu_count()} cores, load average {load_before:.1f} before and "
+        f"{load_after:.1f} after (1 minute)",
         f"first load: {files} files, {transferred} bytes transferred (headers included), "
         f"{compressed} bytes of compressed bodies, {decoded} bytes uncompressed",
-        f"  inside Discord only, after the board: Discord's SDK, {sdk_bytes} bytes compressed",
+        f"  not in it (inside Discord only, after the board): Discord's SDK, "
+        f"{sdk_bytes} bytes compressed",
         f"time to a playable board, cold cache: median {statistics.median(cold):.0f} ms, "
         f"max {max(cold):.0f} ms over {runs} runs",
-        f"  of which: files in at {files_in:.0f} ms, DOM ready at {ready:.0f} ms (medians)",
+        f"  of which (medians): modules in at {files_in:.0f} ms, DOM ready at {ready:.0f} ms, "
+        f"the WebSocket open at {opened:.0f} ms, the welcome (a new guest) in at "
+        f"{welcome:.0f} ms, the first view in at {view:.0f} ms",
         f"time to a playable board, browser cache: median {statistics.median(warm):.0f} ms, "
         f"max {max(warm):.0f} ms",
         f"tap on the stock to redrawn board: p50 {percentile(tap_ms, 0.5):.1f} ms, "

@@ -5,10 +5,11 @@
 // Discord never downloads it, and then:
 // 1. the SDK's handshake with the Discord client (ready);
 // 2. the sign-in: authorize (a code for the "identify" scope, no prompt when already
-//    granted), POST /api/token {code}, whose JSON carries the player's session token
+//    granted), POST /api/token {code, guest_token} (the server's exchange with Discord,
+//    server/transport/sign_in.py), whose JSON carries the player's session token
 //    (`token`) and Discord's access token (`access_token`, handed to authenticate); the
-//    page then says hello with that token. When the server does not answer it (no
-//    sign-in set up), the player plays on as a guest;
+//    page then says hello with that token. When the server refuses it (no sign-in set
+//    up, a code Discord does not take), the player plays on as a guest;
 // 3. the instance's race (`activity_race`): everyone in the Activity is in one race.
 // The page's own address changes keep Discord's query (app.js), since the SDK reads
 // frame_id from it again after a reload.
@@ -71,10 +72,13 @@ export class Activity {
       prompt: "none",
       scope: ["identify"],
     });
+    // A guest who played here before brings its finished games along (the server
+    // ignores a token that is not a guest's).
+    const guest = this.storage.getItem(this.tokenKey);
     const response = await fetch("/api/token", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ code }),
+      body: JSON.stringify(guest ? { code, guest_token: guest } : { code }),
     });
     if (!response.ok) return `sign-in refused (${response.status})`;
     const answer = await response.json();

@@ -11,15 +11,20 @@ server.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
-from arena_client import Connect
-from playwright.async_api import Browser, Frame, Page, Route, async_playwright
+from arena_client import SERVICE_TOKEN, Client, Connect
+from discord_provider import CLIENT_ID, DiscordAccount, Provider, discord_provider, discord_settings
+from playwright.async_api import Browser, Frame, Page, Request, Route, async_playwright
+from server_process import free_port
 from test_web_practice import moves_shown
 from web_browser import CHROMIUM, DESKTOP, board_ready, browser, open_page, page_url, snapshot
+from websockets.asyncio.client import connect as ws_connect
 
+from server.ops.config import ServerConfig
 from server.transport.app import ArenaServer
 from server.transport.static import WEB_ROOT
 
@@ -28,6 +33,7 @@ __all__ = ["browser"]  # the fixture, imported for pytest
 APPLICATION = "1180000000000000123"
 INSTANCE = "i-1180000000000000777-gc-4242-5151"
 CLIENT = "http://localhost:3333/"
+ANN = DiscordAccount("80351110224678912", "ann", "Ann D.")
 
 # The fake Discord client: the Activity in an iframe, and Discord's side of the SDK's
 # RPC (opcodes 0 handshake, 1 frame). Every message is kept in window.discord.
@@ -35,6 +41,7 @@ FAKE_CLIENT = """<!doctype html><title>Discord</title>
 <iframe id="activity" src="%(src)s" style="width:1200px;height:760px;border:0"></iframe>
 <script>
 window.discord = [];
+window.code = "%(code)s";  // what AUTHORIZE answers: a code of the provider's, in tests
 const frame = () => document.getElementById("activity").contentWindow;
 const send = (payload) => frame().postMessage([1, payload], "*");
 window.addEventListener("message", (event) => {
@@ -45,7 +52,7 @@ window.addEventListener("message", (event) => {
       config: { api_endpoint: "//discord.com/api", environment: "production" },
       user: { id: "80351110224678912", username: "ann", discriminator: "0" } } });
   } else if (opcode === 1 && data.cmd === "AUTHORIZE") {
-    send({ cmd: "AUTHORIZE", evt: null, nonce: data.nonce, data: { code: "code-from-discord" } });
+    send({ cmd: "AUTHORIZE", evt: null, nonce: data.nonce, data: { code: window.code } });
   } else if (opcode === 1 && data.cmd === "AUTHENTICATE") {
     send({ cmd: "AUTHENTICATE", evt: null, nonce: data.nonce, data: {
       access_token: data.args.access_token, scopes: ["identify"], expires: "2099-01-01T00:00:00Z",
@@ -76,32 +83,33 @@ async def discord_browser() -> AsyncIterator[Browser]:
         await launched.close()
 
 
-def activity_url(server: ArenaServer) -> str:
+def activity_url(server: ArenaServer, application: str = APPLICATION) -> str:
     """The page's address as Discord opens it: its host, and Discord's query."""
     query = f"frame_id=f-0042&instance_id={INSTANCE}&platform=desktop&guild_id=4242&channel_id=5151"
-    return f"http://{APPLICATION}.discordsays.com:{server.port}/?{query}"
+    return f"http://{application}.discordsays.com:{server.port}/?{query}"
 
 
 async def in_discord(
     browser: Browser,
     server: ArenaServer,
     opaque: bool = False,
-    token: Callable[[Route], Awaitable[None]] | None = None,
+    application: str = APPLICATION,
+    code: str = "code-from-discord",
 ) -> tuple[Page, Frame]:
     """The fake Discord client with the page in its iframe; the page's frame. The client
     is at http://localhost:3333 (an origin the SDK accepts), or with ``opaque`` written
     in place, with no origin of its own ("null", accepted too), where chromium refuses
     the framed page its storage, as a browser blocking third-party storage does.
-    ``token`` answers the page's ``POST /api/token``."""
+    ``application`` is the application's id (the page's host), ``code`` what Discord's
+    AUTHORIZE hands the page."""
     context = await browser.new_context(viewport={"width": 1240, "height": 800})
-    html = FAKE_CLIENT % {"src": activity_url(server), "application": APPLICATION}
+    src = activity_url(server, application)
+    html = FAKE_CLIENT % {"src": src, "application": application, "code": code}
 
     async def client(route: Route) -> None:
         await route.fulfill(status=200, content_type="text/html", body=html)
 
     await context.route(CLIENT, client)
-    if token is not None:
-        await context.route("**/api/token", token)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -198,36 +206,79 @@ async def test_the_activity_joins_its_instances_race_as_a_guest(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-async def test_the_sign_in_hands_discords_code_to_the_server(
-    discord_browser: Browser, server: ArenaServer, connect: Connect
+@pytest.fixture
+async def signing_in(
+    migrated_database_url: str, server_config: ServerConfig
+) -> AsyncIterator[tuple[ArenaServer, Provider]]:
+    """A server whose sign-in with Discord (``POST /api/token``) exchanges codes with the
+    loopback provider that answers as Discord's OAuth2 does (discord_provider.py)."""
+    with discord_provider() as provider:
+        port = free_port()
+        config = replace(server_config, port=port, **discord_settings(provider, port))
+        async with ArenaServer(config, migrated_database_url) as server:
+            yield server, provider
+
+
+async def test_the_sign_in_goes_through_the_servers_exchange(
+    discord_browser: Browser, signing_in: tuple[ArenaServer, Provider]
 ) -> None:
-    """The token step, with ``POST /api/token`` answered by its contract (a JSON with the
-    player's session token and Discord's access token): the server's route is another
-    issue's (33), not in this branch, so the test answers for it here, with the token of
-    a real player of this server."""
-    cy = await connect(name="Cy")
+    """Discord's code handed to the server's ``POST /api/token``, which exchanges it
+    with the provider: a code Discord does not take leaves a guest; one it gave signs
+    the player in as the bot's Discord player, bringing the guest along."""
+    server, provider = signing_in
     posted: list[Any] = []
 
-    async def token(route: Route) -> None:
-        posted.append((route.request.method, json.loads(route.request.post_data or "null")))
-        body = {"token": cy.welcome["token"], "access_token": "access-from-discord"}
-        await route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+    def keep(request: Request) -> None:
+        if request.url.endswith("/api/token"):
+            posted.append(json.loads(request.post_data or "null"))
 
-    page, frame = await in_discord(discord_browser, server, token=token)
+    page, frame = await in_discord(
+        discord_browser, server, application=CLIENT_ID, code="never-given-by-discord"
+    )
+    page.context.on("request", keep)
     await frame.wait_for_function("() => document.querySelectorAll('.standings li').length === 1")
-    assert posted == [("POST", {"code": "code-from-discord"})]
-    assert await frame.evaluate("document.body.dataset.activity") == "signed-in"
-    assert "Cy (you)" in await frame.inner_text(".standings")
+    assert await frame.evaluate("document.body.dataset.activity") == "guest: sign-in refused (401)"
+    guest = await frame.evaluate("localStorage.getItem('solitaire.token')")
+    assert provider.exchanges == 1
+
+    # Opened again with a code Discord gave for Ann: signed in, the guest brought along.
+    code = provider.issue_code(ANN)
+    await page.evaluate("code => { window.code = code; }", code)
+    frame = await reopen(page, activity_url(server, CLIENT_ID))
+    await frame.wait_for_function("() => document.body.dataset.activity === 'signed-in'")
+    assert posted[-1] == {"code": code, "guest_token": guest}
+    await frame.wait_for_selector(".standings li:has-text('Ann D. (you)')")
+    token = await frame.evaluate("localStorage.getItem('solitaire.token')")
+    assert token != guest
+    # Discord's access token, from the server's exchange, handed to the SDK.
     authenticate = [
         m["data"]
         for m in await said_to_discord(page)
         if m["opcode"] == 1 and m["data"]["cmd"] == "AUTHENTICATE"
     ]
-    assert authenticate[-1]["args"] == {"access_token": "access-from-discord"}
-    # The race is the instance's: a WebSocket player of the same instance joins it.
-    dee = await connect(name="Dee")
-    joined = await dee.ok("activity_race", instance_id=INSTANCE)
-    assert [p["name"] for p in joined["race"]["players"]] == ["Cy", "Dee"]
+    assert [a["args"]["access_token"] for a in authenticate] == list(provider.tokens)
+
+    # The page's player is the bot's player of that Discord user, in the instance's race.
+    bot = Client(await ws_connect(server.url))
+    try:
+        await bot.ok("hello", service_token=SERVICE_TOKEN)
+        act_as = {"user": f"discord:{ANN.user_id}"}
+        assert (await bot.ok("player_stats", act_as=act_as))["name"] == "Ann D."
+        joined = await bot.ok("activity_race", instance_id=INSTANCE, act_as=act_as)
+        assert "Ann D." in [p["name"] for p in joined["race"]["players"]]
+    finally:
+        await bot.close()
+
+    # The page's tabs and a practice deal keep Discord's query in the address too.
+    query = f"?frame_id=f-0042&instance_id={INSTANCE}&"
+    for tab, fragment in [("daily", "#daily"), ("online", "#online"), ("practice", "")]:
+        await frame.click(f'[data-tab="{tab}"]')
+        await frame.wait_for_function("f => location.hash === f", arg=fragment)
+        assert query in frame.url, (tab, frame.url)
+    await frame.evaluate("() => { location.hash = '#deal=yukon:5'; }")
+    await frame.wait_for_selector("#board .card")
+    await frame.wait_for_function("() => location.hash === ''")  # taken in, as outside
+    assert query in frame.url
     assert page.errors == []  # type: ignore[attr-defined]
 
 

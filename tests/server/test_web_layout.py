@@ -84,6 +84,36 @@ async def test_a_race_of_eight_keeps_the_board_above_the_fold(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+async def test_a_race_of_eight_on_a_phone_shows_every_name_and_the_deal(
+    browser: Browser, server: ArenaServer, connect: Connect
+) -> None:
+    """On a 390 px phone the standings stay above the board: the player's own line says
+    "(you)" whole, the deal is on the screen, and nothing scrolls sideways."""
+    bob = await connect(name="Bob")
+    created = await bob.ok("create_race", variant="klondike", seed=2, countdown_s=0)
+    race_id = created["race"]["race"]
+    for n in range(6):
+        other = await connect(name=f"Racer {n + 1}")
+        await other.ok("join_race", race=race_id)
+    page = await open_page(browser, page_url(server.url, f"#race={race_id}"), PHONE_390)
+    await page.wait_for_function("() => document.querySelectorAll('.standings li').length === 8")
+    await bob.ok("start_race", race=race_id)
+    await board_ready(page, moves=0)
+
+    mine = page.locator(".standings li:has-text('(you)') .who")
+    assert (await mine.inner_text()).endswith("(you)")
+    widths = await mine.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert widths[0] <= widths[1], widths  # not cut to "Guest 8 (…"
+    boxes: list[dict[str, Any]] = await page.eval_on_selector_all(
+        "#board .card, #board .slot", "els => els.map(e => e.getBoundingClientRect().toJSON())"
+    )
+    assert max(box["bottom"] for box in boxes) <= PHONE_390["height"]
+    scroll, window = await page_width(page)
+    assert scroll <= window, (scroll, window)
+    await snapshot(page, "race-of-eight-phone")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def luminance(rgb: tuple[float, float, float]) -> float:
     """WCAG 2's relative luminance of an sRGB colour (0–255 channels)."""
 

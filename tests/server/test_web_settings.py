@@ -1,6 +1,7 @@
 """The player's settings in the page (settings.js): chosen in the dialog, kept in the
 browser across a reload, and seen on the table: a four-colour deck, a light theme
-whose marks still read at 3:1, a left-handed table that still plays, and sound."""
+whose marks still read at 3:1, a left-handed table that still plays, and sound (on
+and off both kept)."""
 
 from __future__ import annotations
 
@@ -138,8 +139,25 @@ async def test_sound_only_when_turned_on(browser: Browser, server: ArenaServer) 
         return window.soundsStarted - before;
     }""")
     assert win == 4  # four notes
+
+    # Kept in the browser: after a reload a move still sounds.
+    await page.reload()
+    await moves_shown(page, 1)
+    await page.evaluate(COUNT_SOUNDS)
+    await page.keyboard.press("u")
+    await moves_shown(page, 0)
+    assert await page.evaluate("window.soundsStarted") == 1
     await choose(page, "sound", False)
     await page.click('#board .card.back[data-pile="s"]')
-    await moves_shown(page, 2)
-    assert await page.evaluate("window.soundsStarted") == 2 + 4  # none since
+    await moves_shown(page, 1)
+    assert await page.evaluate("window.soundsStarted") == 1  # none since
+    # Off is kept too.
+    await page.reload()
+    await moves_shown(page, 1)
+    await page.evaluate(COUNT_SOUNDS)
+    await page.keyboard.press("u")
+    await moves_shown(page, 0)
+    assert await page.evaluate("window.soundsStarted") == 0
+    await page.click("#settings-open")
+    assert not await page.is_checked("#settings [name=sound]")
     assert page.errors == []  # type: ignore[attr-defined]
