@@ -30,6 +30,7 @@ from bot.client import ArenaClient, FatalClientError
 from bot.cog import GermanTranslator, dm_commands, server_commands
 from bot.command_sync import CommandOffer
 from bot.desk import RACERS_FILE, RaceDesk
+from bot.move_menu import MoveMenu
 from bot.race_buttons import RaceButton
 from bot.spread import SpreadClient
 from bot.state import state_dir
@@ -109,7 +110,7 @@ class SolitaireBot(commands.Bot):
         # What discord.py raises around a command (one used where it is not offered)
         # is answered by the same hook as the commands' own failures.
         self.tree.error(self.table.errors.report)
-        self.add_dynamic_items(BoardButton, BoardSelect, RaceButton)
+        self.add_dynamic_items(BoardButton, BoardSelect, MoveMenu, RaceButton)
         self._desk_task = asyncio.create_task(self.desk.run(), name="race-desk")
         self._desk_task.add_done_callback(_report_crash)
         assert self.application_id is not None  # known once logged in

@@ -26,6 +26,7 @@ from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
 from bot.i18n import error_text, locale_of, text
 from bot.layout import board_layout
+from bot.move_menu import MoveMenu
 from bot.moves_text import safe_home_moves
 from bot.presses import (
     PRESSES,
@@ -181,6 +182,8 @@ class Boards:
             hint=hint,
             undo_to=undo_to,
         )
+        if buttons is not None and not sel and buttons.piles and not face_down(view):
+            buttons.moves = MoveMenu.make(game, view, locale)
         return board_layout(shown, buttons, self.suits)
 
     def prefs_of(self, user: int | None) -> Prefs:

@@ -58,6 +58,12 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Moving from **{source}**: pick a target.",
         "Zug von **{source}**: wähle ein Ziel.",
     ),
+    "other_moves": ("Other moves…", "Andere Züge…"),
+    "choose_option": ("👉 Another move: choose its pile…", "👉 Anderer Zug: Stapel wählen…"),
+    "choose": (
+        "Tap the pile to move from: its targets light up.",
+        "Tippe den Stapel, von dem du ziehen willst: seine Ziele leuchten auf.",
+    ),
     "pick_card": ("Pick the card to move", "Wähle die Karte, die ziehen soll"),
     "pick_card_to": (
         "Pick the card to move to column {target}",

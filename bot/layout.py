@@ -13,7 +13,8 @@ controls follow in rows, as many to a row as a phone fits.
 Discord takes at most 40 components a message, counted with everything nested; a
 board that would need more (Spider's ten columns with a menu open and Finish offered)
 drops Type a move first (typing stays a command away), then lays its pile buttons out
-in rows under the text instead.
+in rows under the text instead, still without Type a move when the menu of other moves
+plays any move in one choice (so the long board keeps within 1.3 phone screens).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Final
 
 import discord
 
+from bot.move_menu import MoveMenu
 from bot.render import PHONE_LINE, TEXT_SUITS, BoardText, phone_width
 from bot.views import BoardButton, BoardButtons, BoardOp, BoardSelect
 
@@ -55,7 +57,11 @@ def board_layout(
     ui = _sectioned(text, buttons)
     if ui is None and buttons is not None:
         typing = [b for b in buttons.controls if b.op is not BoardOp.TYPE]
-        ui = _sectioned(text, BoardButtons(buttons.piles, typing, buttons.select))
+        full = buttons
+        buttons = BoardButtons(buttons.piles, typing, buttons.select, buttons.moves)
+        ui = _sectioned(text, buttons)
+        if buttons.moves is None:  # no menu plays other moves: typing stays on the board
+            buttons = full
     return ui or _compact(text, buttons)
 
 
@@ -103,7 +109,7 @@ def _sectioned(text: BoardText, buttons: BoardButtons | None) -> discord.ui.Layo
         ui.add_item(discord.ui.TextDisplay[Any]("\n".join(text.foot)))
         if buttons is not None:
             rest = [b for b in buttons.piles if b.pile not in used]
-            _add_rows(ui, rest, buttons.select, buttons.controls)
+            _add_rows(ui, rest, buttons.select, buttons.controls, buttons.moves)
     except ValueError:
         return None
     return ui if component_count(ui) <= MAX_COMPONENTS else None
@@ -114,7 +120,7 @@ def _compact(text: BoardText, buttons: BoardButtons | None) -> discord.ui.Layout
     ui = discord.ui.LayoutView(timeout=None)
     ui.add_item(discord.ui.TextDisplay[Any]("\n".join(text.lines())))
     if buttons is not None:
-        _add_rows(ui, buttons.piles, buttons.select, buttons.controls)
+        _add_rows(ui, buttons.piles, buttons.select, buttons.controls, buttons.moves)
     return ui
 
 
@@ -138,11 +144,13 @@ def _add_rows(
     piles: Iterable[BoardButton],
     select: BoardSelect | None,
     controls: Iterable[BoardButton],
+    moves: MoveMenu | None = None,
 ) -> None:
     for row in phone_rows(list(piles)):
         ui.add_item(discord.ui.ActionRow[Any](*row))
-    if select is not None:
-        ui.add_item(discord.ui.ActionRow[Any](select))
+    for menu in (select, moves):
+        if menu is not None:
+            ui.add_item(discord.ui.ActionRow[Any](menu))
     for row in phone_rows(list(controls)):
         ui.add_item(discord.ui.ActionRow[Any](*row))
 

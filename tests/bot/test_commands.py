@@ -17,7 +17,8 @@ from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, su
 import engine
 from bot.cog import SolitaireCog
 from bot.render import card_text, render_board
-from bot.views import BoardButton
+from bot.taps import tap_move
+from bot.views import CHOOSE, BoardButton
 from server.transport.app import ArenaServer
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
@@ -130,9 +131,33 @@ class TestBoardButtons:
         game.play("4>1")
         assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
 
+    async def test_a_tap_plays_the_piles_most_useful_move_in_one_press(self, bot: Bot) -> None:
+        """A pile with several legal moves plays one of them on the first tap (the one
+        bot/taps.py ranks first), with one Discord call; the others are one choice away
+        in the menu of other moves."""
+        seed, source, moves = several_targets("klondike")
+        game = engine.new_game("klondike", seed=seed)
+        meant = tap_move(game.view(), source)
+        assert meant in moves
+        board = await practice(bot, CARLA, KLONDIKE, seed)
+        tap = await press(bot.fake, CARLA, board, source)
+        assert tap.calls == ["edit_message"] and "Moves 1" in board.content
+        game.play(meant)
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
+        # Another move of that pile: one choice in the menu of other moves.
+        board = await practice(bot, CARLA, KLONDIKE, seed)
+        other = next(m for m in moves if m != meant)
+        chosen = await press(bot.fake, CARLA, board, "select", value=other)
+        assert chosen.calls == ["edit_message"] and "Moves 1" in board.content
+        game = engine.new_game("klondike", seed=seed)
+        game.play(other)
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
+
     async def test_source_lights_targets_and_target_plays(self, bot: Bot) -> None:
         seed, source, moves = several_targets("klondike")
         board = await practice(bot, CARLA, KLONDIKE, seed)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)  # the next tap selects
+        assert "Tap the pile to move from" in board.content
         await press(bot.fake, CARLA, board, source)
         assert lit_targets(board, source) == {m.split(">")[1] for m in moves}
         assert "👉" in board.content and "pick a target" in board.content
@@ -147,6 +172,7 @@ class TestBoardButtons:
     async def test_tapping_the_selection_again_plays_the_one_tap_rule(self, bot: Bot) -> None:
         seed, source, _ = several_targets("klondike")
         board = await practice(bot, CARLA, KLONDIKE, seed)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)
         await press(bot.fake, CARLA, board, source)
         await press(bot.fake, CARLA, board, source)  # "wherever it fits"
         game = engine.new_game("klondike", seed=seed)
@@ -225,6 +251,7 @@ class TestBoardButtons:
                 break
         source, moves = multi[0]
         board = await practice(bot, CARLA, YUKON, seed)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)
         await press(bot.fake, CARLA, board, source)
         menu = board.find("select")
         sizes = sorted({int(m.split(">")[0].partition(":")[2] or 1) for m in moves})
@@ -243,6 +270,7 @@ class TestBoardButtons:
         game = engine.new_game("yukon", seed=1)
         assert {"6:2>4", "6:3>4"} <= set(game.view()["legal_moves"]["6"])
         board = await practice(bot, CARLA, YUKON, 1)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)
         await press(bot.fake, CARLA, board, "6")
         assert board.find("4").item.custom_id.endswith("|t|?4|6")
         await press(bot.fake, CARLA, board, "4")
