@@ -27,7 +27,7 @@ from discord.ext import commands
 
 from bot import card_emoji
 from bot.client import ArenaClient, FatalClientError
-from bot.cog import GermanTranslator, dm_commands, server_commands
+from bot.cog import GermanTranslator, global_commands, server_commands
 from bot.command_sync import CommandOffer
 from bot.desk import RACERS_FILE, RaceDesk
 from bot.move_menu import MoveMenu
@@ -118,7 +118,7 @@ class SolitaireBot(commands.Bot):
             self.tree,
             self.state,
             self.application_id,
-            dms=dm_commands(self.table),
+            everywhere=global_commands(self.table),
             servers=server_commands(self.table),
         )
         await self.offer.start()

@@ -12,7 +12,16 @@ import discord
 import pytest
 from bot_setup import ServerClock
 from discord.app_commands import Choice
-from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, submit, until
+from discord_fakes import (
+    Bot,
+    FakeChannel,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    press,
+    submit,
+    until,
+)
 
 import engine
 from bot.cog import SolitaireCog
@@ -95,6 +104,29 @@ class TestPlay:
         sources = {k for k in view["legal_moves"] if k != "d"}
         assert board.enabled_piles() == sources
         assert set(board.enabled()) >= {"Draw", "Undo", "Hint", "Type a move", "Resign"}
+
+    async def test_a_user_install_plays_in_a_server_without_the_bot_and_in_a_dm(
+        self, bot: Bot
+    ) -> None:
+        """Installed by the user only, the bot is used in a server it is not in (it may
+        post nothing in the channel there) and in a DM: practice and the daily answer
+        through the interaction alone, privately, with a board that plays."""
+        outside = FakeChannel(permissions=discord.Permissions.none())
+        for guild_id, channel in ((424_242, outside), (None, FakeChannel())):
+            user = FakeUser(7_100 + (guild_id or 0) % 97, "Ines")
+            played = FakeInteraction(bot.fake, user, guild_id=guild_id, channel=channel)
+            await SolitaireCog.play.callback(  # type: ignore[arg-type]
+                bot.cog, played, variant=KLONDIKE, deal=engine.deal_code(5)
+            )
+            [board] = played.sent
+            assert board.ephemeral and board.content.startswith("**Klondike · draw 1**")
+            await press(bot.fake, user, board, "Draw")
+            assert "Moves 1" in board.content
+            daily = FakeInteraction(bot.fake, user, guild_id=guild_id, channel=channel)
+            await SolitaireCog.daily.callback(bot.cog, daily, variant=KLONDIKE)  # type: ignore[arg-type]
+            [day] = daily.sent
+            assert day.ephemeral and "Moves 0" in day.content
+            assert outside.messages == {}  # nothing posted where the bot is not
 
     async def test_german_user_gets_german_board(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, SPIDER, 3)
