@@ -200,6 +200,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "share_game": ("Solitaire Arena · {what} · {result}", "Solitaire Arena · {what} · {result}"),
     "share_daily": ("daily {variant} {date}", "Tagesspiel {variant} {date}"),
+    "daily_card_title": ("Solitaire Arena · daily {date}", "Solitaire Arena · Tagesspiel {date}"),
+    "daily_card_place": ("place {rank} of {players} today", "Platz {rank} von {players} heute"),
+    "daily_card_unplaced": ("not on today's board yet", "noch nicht auf der Tagesliste"),
+    "daily_card_practice": ("practice, not ranked", "Übung, nicht gewertet"),
     "share_deal": ("{variant} · deal {code}", "{variant} · Spiel {code}"),
     "share_won": (
         "won in {time}, {moves} {moves|move|moves}",

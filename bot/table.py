@@ -18,6 +18,7 @@ from typing import Any
 
 import engine
 from bot.answers import Interaction, answering, send
+from bot.boards import MAX_BOARDS
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
@@ -76,6 +77,9 @@ class Table(RaceMessages, Standings, QuickMatches):
         # The first request of a day may wait for the solver to prove the day's deal.
         reply = await self.client.request("daily_start", actor, timeout=120, **fields)
         self.dailies[reply["game"]] = reply["date"]
+        if len(self.daily_cards) >= MAX_BOARDS:
+            self.daily_cards.clear()  # forgetting costs only a card
+        self.daily_cards[reply["game"]] = bool(reply["ranked"])
         notice = text(
             actor.locale,
             "daily_started",
@@ -123,10 +127,11 @@ class Table(RaceMessages, Standings, QuickMatches):
         if await self.edit_board(game, layout):
             line = pressed.notice or done_line(op, pressed, actor.locale)
             await send(interaction, line)
-            return
-        message = await send(interaction, None, view=layout)
-        if message is not None:
-            self._remember(game, actor, lambda v: message.edit(content=None, view=v))
+        else:
+            message = await send(interaction, None, view=layout)
+            if message is not None:
+                self._remember(game, actor, lambda v: message.edit(content=None, view=v))
+        await self.daily_over(interaction, actor, game, pressed.reply)
 
     @answering
     async def options(
