@@ -122,9 +122,12 @@ class TestPlay:
             assert board.ephemeral and board.content.startswith("**Klondike · draw 1**")
             await press(bot.fake, user, board, "Draw")
             assert "Moves 1" in board.content
-            daily = FakeInteraction(bot.fake, user, guild_id=guild_id, channel=channel)
-            await SolitaireCog.daily.callback(bot.cog, daily, variant=KLONDIKE)  # type: ignore[arg-type]
-            [day] = daily.sent
+            for _ in range(5):  # a busy machine may need more than one try to prove the deal
+                daily = FakeInteraction(bot.fake, user, guild_id=guild_id, channel=channel)
+                await SolitaireCog.daily.callback(bot.cog, daily, variant=KLONDIKE)  # type: ignore[arg-type]
+                [day] = daily.sent
+                if "still being prepared" not in day.content:
+                    break
             assert day.ephemeral and "Moves 0" in day.content
             assert outside.messages == {}  # nothing posted where the bot is not
 
