@@ -145,6 +145,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "race_running": ("Racing! Open your board with the button.", "Los! Öffne dein Spielfeld."),
     "race_ends": ("Time limit {when}.", "Zeitlimit {when}."),
     "race_over": ("Race over.", "Rennen beendet."),
+    "race_expired": (
+        "Nobody started this race: it closed after a long wait without a join or leave.",
+        "Niemand hat dieses Rennen gestartet: es wurde nach langer Ruhe geschlossen.",
+    ),
     "race_over_time": ("Race over: time is up.", "Rennen beendet: die Zeit ist um."),
     "race_deal": (
         "Deal **{code}**: play it with the button or `/solitaire play deal:{code}` · "

@@ -6,7 +6,13 @@ The race's state is an explicit enum and every operation checks it, raising a
 ``RaceError`` that names the state it found.
 
     lobby ──start──▶ countdown ──starts_at──▶ running ──all done / time limit──▶ finished
-      └────────────────start (no countdown)─────▲
+      ├────────────────start (no countdown)─────▲
+      └──idle lobby_idle_ms──▶ finished (expired, no ranking)
+
+The lobby: whoever may start it is its creator, or, once the creator has left, the
+player who joined first of those still in it (``starter``). A lobby nobody joins or
+leaves for ``lobby_idle_ms`` (30 minutes unless the server says) expires: the race
+ends (reason ``expired``) with no ranking, since nobody played (docs/protocol.md).
 
 Ranking (issue #4): finished players by time, then moves; then unfinished ones
 (resigned or out of time) by cards on the foundations, descending, then moves. The
@@ -19,12 +25,20 @@ import enum
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
-
-import msgspec
+from typing import Any, Final
 
 from server import protocol as p
+from server.core.race_records import Counters as Counters
+from server.core.race_records import EntryLine as EntryLine
+from server.core.race_records import RaceRecord as RaceRecord
+from server.core.race_records import StoredState as StoredState
+from server.core.racers import Racer as Racer
+from server.core.racers import places as places
+from server.core.racers import rank as rank
 from server.protocol.errors import GameError, RaceError
+
+LOBBY_IDLE_MS: Final = 30 * 60 * 1000  # an unstarted lobby expires after this long idle
+# (the server's ``lobby_idle_ms`` setting, server/ops/config.py, sets each race's)
 
 
 class RaceState(enum.StrEnum):
@@ -101,118 +115,6 @@ class RaceSettings:
         )
 
 
-@dataclass(slots=True)
-class Racer:
-    """One player's place in a race: their game and public progress."""
-
-    player_id: int
-    name: str
-    user: str
-    game_id: int
-    foundation: int = 0
-    moves: int = 0
-    score: int = 0
-    time_ms: int | None = None
-    resigned: bool = False
-
-    @property
-    def finished(self) -> bool:
-        """True once the player has won their game."""
-        return self.time_ms is not None
-
-    @property
-    def done(self) -> bool:
-        """True once the player has won or resigned."""
-        return self.finished or self.resigned
-
-    def standing(self) -> p.Standing:
-        """Public progress: counts only, never cards."""
-        return p.Standing(
-            player=self.player_id,
-            name=self.name,
-            foundation=self.foundation,
-            moves=self.moves,
-            score=self.score,
-            finished=self.finished,
-            resigned=self.resigned,
-            time_ms=self.time_ms,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class EntryLine:
-    """A racer as stored: their game (entry), its status and, once won, when."""
-
-    game_id: int
-    player_id: int
-    name: str
-    user: str
-    status: str  # playing, won or resigned (entries that left the lobby are not read)
-    finished_at: int | None  # server ms, once won
-
-
-@dataclass(frozen=True, slots=True)
-class RaceRecord:
-    """A race as stored (server/store/races.py reads it in one snapshot)."""
-
-    race_id: int
-    creator_id: int
-    settings: RaceSettings
-    seed: int
-    salt: str
-    state: RaceState
-    starts_at: int | None
-    ends_at: int | None
-    end_reason: str | None
-    entries: list[EntryLine]
-    last_seq: int
-    version: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Counters:
-    """A racer's public progress, read from their game."""
-
-    foundation: int
-    moves: int
-    score: int
-
-
-@dataclass(frozen=True, slots=True)
-class StoredState:
-    """A race's state to store, compare-and-set: only over the stored ``version``."""
-
-    race_id: int
-    state: RaceState
-    starts_at: int | None
-    ends_at: int | None
-    end_reason: str | None
-    version: int
-
-
-def _rank_key(racer: Racer) -> tuple[int, int, int, int]:
-    """A racer's place in the order of the module docstring (smaller is better)."""
-    if racer.time_ms is not None:
-        return (0, racer.time_ms, racer.moves, racer.player_id)
-    return (1, -racer.foundation, racer.moves, racer.player_id)
-
-
-def rank(racers: list[Racer]) -> list[p.Ranked]:
-    """The final ranking of ``racers`` (see the module docstring for the order)."""
-    ordered = sorted(racers, key=_rank_key)
-    return [
-        p.Ranked(rank=place, **msgspec.structs.asdict(racer.standing()))
-        for place, racer in enumerate(ordered, start=1)
-    ]
-
-
-def places(racers: Iterable[Racer]) -> list[int]:
-    """The racers' player ids, first place first: the live places by ``rank``'s rule
-    (sorted by its key alone: every progress event has them, and building the ranking's
-    lines for them was most of what gathering a progress event cost, by py-spy)."""
-    return [racer.player_id for racer in sorted(racers, key=_rank_key)]
-
-
 @dataclass
 class Race:
     """A race's authoritative state inside one server process."""
@@ -234,6 +136,10 @@ class Race:
     progress_interval_ms: int = 0
     changed: dict[int, None] = field(default_factory=dict)
     progress_sent_at: int = 0
+    # In the lobby: when someone last joined or left (or the race was opened, or read
+    # after a restart), from which it expires after ``lobby_idle_ms``; 0: not known yet.
+    idle_since: int = 0
+    lobby_idle_ms: int = LOBBY_IDLE_MS
 
     @classmethod
     def from_record(
@@ -301,7 +207,18 @@ class Race:
 
     def _lobby(self) -> p.LobbyEvent:
         players = [p.PlayerInfo(id=r.player_id, name=r.name) for r in self.racers.values()]
-        return p.LobbyEvent(players=players, max_players=self.settings.max_players)
+        return p.LobbyEvent(
+            players=players, max_players=self.settings.max_players, starter=self.starter
+        )
+
+    @property
+    def starter(self) -> int | None:
+        """Who may start the race: its creator, or once the creator left the lobby, the
+        first to have joined of those in it (racers keep their joining order); None
+        in an empty lobby (which only expires)."""
+        if self.creator_id in self.racers:
+            return self.creator_id
+        return next(iter(self.racers), None)
 
     # ------------------------------------------------------------ membership
 
@@ -320,10 +237,13 @@ class Race:
         if len(self.racers) >= self.settings.max_players:
             raise RaceError("race_full", max_players=self.settings.max_players)
 
-    def join(self, player_id: int, name: str, user: str, game_id: int) -> list[p.RaceEvent]:
+    def join(
+        self, player_id: int, name: str, user: str, game_id: int, now: int = 0
+    ) -> list[p.RaceEvent]:
         """Add a player whose game (entry) already exists as ``game_id``."""
         self.check_join(player_id)
         self.racers[player_id] = Racer(player_id, name, user, game_id)
+        self.idle_since = max(self.idle_since, now)
         return [self._lobby()]
 
     def leave(self, player_id: int, now: int) -> list[p.RaceEvent]:
@@ -338,19 +258,21 @@ class Race:
         if self.state is RaceState.RUNNING:
             return self.resign(player_id, now)
         del self.racers[player_id]
+        self.idle_since = max(self.idle_since, now)
         return [self._lobby()]
 
     # ------------------------------------------------------------ clock
 
     def start(self, player_id: int, now: int) -> list[p.RaceEvent]:
-        """The creator starts the race: after ``countdown_ms``, or at once if that is 0.
+        """The starter (the creator, or who took the lobby over) starts the race: after
+        ``countdown_ms``, or at once if that is 0.
 
         Raises:
             RaceError: ``not_creator`` or ``wrong_state``.
         """
-        if player_id != self.creator_id:
-            raise RaceError("not_creator")
         self._require("start", RaceState.LOBBY)
+        if player_id != self.starter:
+            raise RaceError("not_creator")
         return self.begin(now)
 
     def open(self, now: int) -> list[p.RaceEvent]:
@@ -359,6 +281,7 @@ class Race:
             return self._run(now)
         if self.settings.start_mode == "countdown":
             return self.begin(now)
+        self.idle_since = now
         return []
 
     def begin(self, now: int) -> list[p.RaceEvent]:
@@ -378,6 +301,8 @@ class Race:
 
     def deadline(self) -> int | None:
         """When ``tick`` next has something to do (server ms), or None."""
+        if self.state is RaceState.LOBBY:
+            return self.idle_since + self.lobby_idle_ms if self.idle_since else None
         if self.state is RaceState.COUNTDOWN:
             return self.starts_at
         if self.state is not RaceState.RUNNING:
@@ -388,8 +313,12 @@ class Race:
         return self.ends_at
 
     def tick(self, now: int) -> list[p.RaceEvent]:
-        """Start a race whose countdown ran out, send due progress, end one out of time."""
-        if self.state is RaceState.COUNTDOWN and self.starts_at is not None:
+        """Start a race whose countdown ran out, send due progress, end one out of time,
+        expire a lobby left idle."""
+        if self.state is RaceState.LOBBY and self.idle_since:
+            if now >= self.idle_since + self.lobby_idle_ms:
+                return self._end("expired", now)
+        elif self.state is RaceState.COUNTDOWN and self.starts_at is not None:
             if now >= self.starts_at:
                 return self._run(self.starts_at)
         elif self.state is RaceState.RUNNING:
@@ -493,7 +422,10 @@ class Race:
         ]
 
     def ranking(self) -> list[p.Ranked]:
-        """The ranking as it stands (final once the race is finished)."""
+        """The ranking as it stands (final once the race is finished; none for a lobby
+        that expired, where nobody played)."""
+        if self.end_reason == "expired":
+            return []
         return rank(list(self.racers.values()))
 
     def info(self, seq: int, viewer: int | None) -> p.RaceInfo:
@@ -508,13 +440,16 @@ class Race:
             state=self.state.value,
             seq=seq,
             creator=self.creator_id,
+            starter=self.starter if self.state is RaceState.LOBBY else None,
             settings=self.settings.public(private),
             commitment=self.commitment,
             players=[r.standing() for r in self.racers.values()],
             your_game=mine.game_id if mine else None,
             starts_at=self.starts_at,
             ends_at=self.ends_at,
-            ranking=self.ranking() if over else None,
+            ranking=self.ranking()
+            if over and self.end_reason != "expired"
+            else ([] if over else None),
             seed=str(self.seed) if over else None,
             salt=self.salt if over else None,
             order=places(self.racers.values()) if self.state is RaceState.RUNNING else None,
