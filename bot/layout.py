@@ -99,11 +99,13 @@ def _sectioned(text: BoardText, buttons: BoardButtons | None) -> discord.ui.Layo
 
     ui = discord.ui.LayoutView(timeout=None)
     try:  # discord.py refuses a 41st component as it is added
-        ui.add_item(discord.ui.TextDisplay[Any](text.title))
+        head: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay[Any](text.title)]
         if text.top:
-            ui.add_item(beside(text.top, "w"))
+            head.append(beside(text.top, "w"))
         if text.foundations:
-            ui.add_item(discord.ui.TextDisplay[Any]("\n".join(text.foundations)))
+            head.append(discord.ui.TextDisplay[Any]("\n".join(text.foundations)))
+        for item in _merged(head):
+            ui.add_item(item)
         for number, lines in enumerate(text.columns, start=1):
             ui.add_item(beside(lines, str(number)))
         ui.add_item(discord.ui.TextDisplay[Any]("\n".join(text.foot)))
@@ -113,6 +115,19 @@ def _sectioned(text: BoardText, buttons: BoardButtons | None) -> discord.ui.Layo
     except ValueError:
         return None
     return ui if component_count(ui) <= MAX_COMPONENTS else None
+
+
+def _merged(items: list[discord.ui.Item[Any]]) -> list[discord.ui.Item[Any]]:
+    """``items`` with each run of plain text displays joined into one: the same lines,
+    fewer of Discord's 40 components (a Spider board's title and stock line)."""
+    merged: list[discord.ui.Item[Any]] = []
+    for item in items:
+        last = merged[-1] if merged else None
+        if isinstance(item, discord.ui.TextDisplay) and isinstance(last, discord.ui.TextDisplay):
+            merged[-1] = discord.ui.TextDisplay[Any](f"{last.content}\n{item.content}")
+        else:
+            merged.append(item)
+    return merged
 
 
 def _compact(text: BoardText, buttons: BoardButtons | None) -> discord.ui.LayoutView:
