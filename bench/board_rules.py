@@ -5,8 +5,9 @@ few fixed deals (tests/bot/board_sweep.py: each source tapped, each card of a co
 chosen, each target that needs its card chosen, Resign confirmed, a lost game's
 Jump back) and counts the boards that break one of Discord's message limits
 (tests/bot/discord_rules.py), with the most common break; and the presses per move
-the board needs to play those wins (source, target, and the card when several reach
-the target; Draw or Deal one press).
+the board needs to play those wins (a tap on the pile, or a choice in the menu of other
+moves, else Choose, the source, the target and the card when several reach the
+target; Draw or Deal one press).
 
     .venv/bin/python bench/board_rules.py [--stride 1]
 """

@@ -8,7 +8,7 @@ its buttons, the column lines that wrapped (of all column lines), whether the co
 kept to one line, and the rows of buttons that wrapped. ``--shots DIR`` also saves a
 screenshot of each (docs/discord/ keeps them), and of a race's channel messages: its
 lobby, its running standings, its thread (the start's mention, the result card) and
-the result card's picture.
+the result card's picture; and a daily's card (``daily-card.png``).
 
     .venv/bin/python bench/phone_board.py [--shots docs/discord]
 """
@@ -23,10 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0:1] = [str(ROOT), str(ROOT / "tests" / "bot")]
 
-from board_sweep import APP_SUITS, board_table  # noqa: E402
+from board_sweep import APP_SUITS, board_table, won_line  # noqa: E402
 from phone_board import PHONE_WIDTH, boards_to_show, measure, page_html  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
+import engine  # noqa: E402
+from bot.daily_card import DailyEnd, daily_grid, daily_png  # noqa: E402
 from bot.i18n import text  # noqa: E402
 from bot.race_buttons import race_view, start_view  # noqa: E402
 from bot.races import RaceState, render_race, result_line  # noqa: E402
@@ -99,11 +101,21 @@ async def race_shots(page: object, shots: Path) -> None:
     finished = race_state("finished")
     card = f"{result_line(finished, 'en')}\n{share_grid(finished, 'en')}"
     pages.append(("race-thread-result", card, None, result_png(finished, "en")))
+    pages.append(("daily-card", daily_grid(won_daily(), "en"), None, daily_png(won_daily(), "en")))
     for name, content, ui, image in pages:
         html = page_html(content, ui, ephemeral=False, image=image)
         await page.set_content(html)  # type: ignore[attr-defined]
         await page.locator("#message").screenshot(path=str(shots / f"{name}.png"))  # type: ignore[attr-defined]
     (shots / "result-card.png").write_bytes(result_png(finished, "en"))
+
+
+def won_daily() -> DailyEnd:
+    """A won daily to show: the solver's win of Klondike deal 1, third of 17 that day."""
+    game = engine.new_game("klondike", seed=1)
+    for move in won_line("klondike", 1):
+        game.play(engine.Move.from_notation(move))
+    view = {**game.view(), "status": "won", "started_at": 0, "finished_at": 183_000}
+    return DailyEnd("2026-12-04", view, rank=3, players=17)
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -5,12 +5,15 @@ through the bot's own board buttons, pressed as discord.py dispatches them (the 
 fakes, tests/bot/discord_fakes.py), against a real race server over a throwaway
 database of the local PostgreSQL, and counts the calls each press makes to Discord
 (defer, edit, first response...). Prints presses, moves, presses per move and Discord
-calls per press for each variant, and the calls seen: once for a player with the board's
-defaults (a pile's only legal move plays on the first tap, else source then target),
-and once with the one-tap option (``/solitaire options one_tap:true``: a tap plays
-wherever the server's one-tap rule puts it; when that is not the line's move the player
-presses Undo, which selects the pile again, and taps the target). ``--budget`` is how long a press
-waits for the server before it defers (0: always defer first).
+calls per press for each variant, how many moves were picked in the board's menu of
+other moves (one choice, counted as one press: one Discord call, though a phone takes a
+touch to open the menu and one to choose), and the calls seen: once for a player with
+the board's defaults (a tap on a pile plays its most useful move, bot/taps.py; a move
+no tap plays is picked in the menu, else Choose, the pile and the target), and once
+with the one-tap option (``/solitaire options one_tap:true``: a tap plays wherever the
+server's one-tap rule puts it; another move is picked in the menu, else the player
+taps, presses Undo, which selects the pile again, and taps the target). ``--budget``
+is how long a press waits for the server before it defers (0: always defer first).
 
     .venv/bin/python bench/press_calls.py [--budget 2.0]
 """
@@ -60,8 +63,8 @@ async def run(admin_url: str, budget: float) -> None:
             fake = FakeBot(table)
             print(
                 f"{'variant':<11} {'moves':>6} {'presses':>8} {'press/move':>10}"
-                f" {'calls/press':>11} {'one-tap presses':>15} {'press/move':>10}"
-                f" {'calls/press':>11}"
+                f" {'calls/press':>11} {'menu':>5} {'choose':>6} {'one-tap presses':>15}"
+                f" {'press/move':>10} {'calls/press':>11} {'menu':>5} {'undo':>5}"
             )
             total: Counter[str] = Counter()
             total_presses = 0
@@ -76,12 +79,14 @@ async def run(admin_url: str, budget: float) -> None:
                     await table.practice(start, variant, engine.deal_code(seed))
                     [board] = start.sent
                     calls: Counter[str] = Counter()
+                    ways: Counter[str] = Counter()
                     game = engine.new_game(variant, seed=seed) if one_tap else None
-                    presses = await play_line(fake, user, board, line, calls, game)
+                    presses = await play_line(fake, user, board, line, calls, game, ways)
                     assert board.labels() == ["Share"], board.content  # won
                     made = calls.total()
                     row += f" {presses:>{15 if one_tap else 8}} {presses / len(line):>10.2f}"
-                    row += f" {made / presses:>11.2f}"
+                    row += f" {made / presses:>11.2f} {ways['menu']:>5}"
+                    row += f" {ways['undo']:>5}" if one_tap else f" {ways['choose']:>6}"
                     total.update(calls)
                     total_presses += presses
                 print(row)

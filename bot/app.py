@@ -28,9 +28,10 @@ from discord.ext import commands
 from bot import card_emoji
 from bot.arena_buttons import ArenaButton
 from bot.client import ArenaClient, FatalClientError
-from bot.cog import GermanTranslator, dm_commands, server_commands
+from bot.cog import GermanTranslator, global_commands, server_commands
 from bot.command_sync import CommandOffer
 from bot.desk import RACERS_FILE, RaceDesk
+from bot.move_menu import MoveMenu
 from bot.race_buttons import RaceButton
 from bot.spread import SpreadClient
 from bot.state import state_dir
@@ -115,7 +116,7 @@ class SolitaireBot(commands.Bot):
         # is answered by the same hook as the commands' own failures.
         self.tree.error(self.table.boards.errors.report)
         self.add_dynamic_items(
-            BoardButton, BoardSelect, RaceButton, ArenaButton, WatchButton, WatchSelect
+            BoardButton, BoardSelect, MoveMenu, RaceButton, ArenaButton, WatchButton, WatchSelect
         )
         self._desk_task = asyncio.create_task(self.desk.run(), name="race-desk")
         self._desk_task.add_done_callback(_report_crash)
@@ -124,7 +125,7 @@ class SolitaireBot(commands.Bot):
             self.tree,
             self.state,
             self.application_id,
-            dms=dm_commands(self.table),
+            everywhere=global_commands(self.table),
             servers=server_commands(self.table),
         )
         await self.offer.start()

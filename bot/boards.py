@@ -23,10 +23,12 @@ import msgspec
 
 from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
+from bot.daily_card import ended, post_daily_card
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
 from bot.i18n import error_text, locale_of, text
 from bot.layout import board_layout
+from bot.move_menu import MoveMenu
 from bot.moves_text import safe_home_moves
 from bot.presses import (
     PRESSES,
@@ -99,6 +101,8 @@ class Boards:
         self.lost: set[int] = set()
         self.race_of: dict[int, int] = {}  # game → its race, to redraw boards at the start
         self.dailies: dict[int, str] = {}  # game → the day of its daily deal, for Share
+        # game → whether its daily attempt ranks, until its end posts its card
+        self.daily_cards: dict[int, bool] = {}
         # game → cards the auto-home option sent home after its last move, which
         # ``/solitaire undo`` takes back with the move (the board's Undo carries them).
         self.sent_home: dict[int, int] = {}
@@ -195,6 +199,8 @@ class Boards:
             hint=hint,
             undo_to=undo_to,
         )
+        if buttons is not None and not sel and buttons.piles and not face_down(view):
+            buttons.moves = MoveMenu.make(game, view, locale)
         return board_layout(shown, buttons, self.suits)
 
     def prefs_of(self, user: int | None) -> Prefs:
@@ -369,6 +375,18 @@ class Boards:
         self.remember(
             game, actor, lambda v: interaction.edit_original_response(content=None, view=v)
         )
+        await self.daily_over(interaction, actor, game, pressed.reply)
+
+    async def daily_over(
+        self, interaction: Interaction, actor: Actor, game: int, reply: Mapping[str, Any]
+    ) -> None:
+        """A daily attempt that ``reply`` shows ended: its result card, once, for
+        everyone where the player is (bot/daily_card.py)."""
+        if game not in self.daily_cards or not ended(reply["view"]):
+            return
+        ranked = self.daily_cards.pop(game)
+        date = self.dailies.get(game, "")
+        await post_daily_card(self.client, interaction, actor, date, reply["view"], ranked)
 
     async def press(self, actor: Actor, game: int, op: BoardOp, arg: str, sel: str) -> Pressed:
         """The server's answer to a press of ``op``; a refusal is the board as it stands

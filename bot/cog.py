@@ -4,14 +4,15 @@ Commands translate between Discord and the server through the ``Table``; no rule
 lives here. Names, descriptions and choices are English in the code and German
 through ``GermanTranslator`` for users whose Discord speaks German.
 
-The group is offered twice (``server_commands``, ``dm_commands``): every command in
-servers, all but ``race`` and ``arena`` in DMs with the bot, where neither has a channel
-to live in.
+The group is offered in two parts (``global_commands``, ``server_commands``): every
+command that needs no server as the global command, usable in servers, DMs and group
+DMs and installable by users; ``race`` and ``arena``, which live in a server's channel, as
+guild commands of each server the bot is in.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import discord
 from discord import app_commands
@@ -295,26 +296,36 @@ class SolitaireCog(commands.GroupCog, group_name="solitaire", group_description=
         )
 
 
+# The commands that need a server: a race and an arena live in a channel message.
+GUILD_ONLY: Final = frozenset({"race", "arena"})
+
+
 def server_commands(table: Table) -> app_commands.Group:
-    """``/solitaire`` as offered in a server: every command. It is synced to each server
-    as a guild command (bot/command_sync.py): Discord shows a guild command only in its
-    server, and there it takes the place of the global one, which servers never see."""
+    """``/solitaire`` as a guild command of each server the bot is in (bot/command_sync.py):
+    only the commands that need a server (``race``, ``arena``). Discord shows a guild command only
+    in its server; there its subcommands stand beside those of the global command, which
+    holds every other one, so each subcommand is listed once."""
     group = SolitaireCog(table).app_command
     assert group is not None  # a GroupCog always has its group
+    for command in list(group.commands):
+        if command.name not in GUILD_ONLY:
+            group.remove_command(command.name)
     return group
 
 
-def dm_commands(table: Table) -> app_commands.Group:
-    """``/solitaire`` as offered in DMs: every command but ``race``, as the one global
-    command, whose contexts (DMs and group DMs) keep it out of servers.
-    Discord cannot limit one subcommand to servers, but it can limit a whole global
-    command; the same names stay, so ``/solitaire race`` keeps its name in servers."""
-    group = server_commands(table)
-    group.remove_command("race")
-    group.remove_command("arena")  # an arena lives in a channel too
-    # Installable by a user too: then it works in their DMs with others and group DMs,
-    # answered privately. Not in servers: there the server's own copy (with race) is
-    # offered where the bot is, and Discord would list both copies side by side.
+def global_commands(table: Table) -> app_commands.Group:
+    """``/solitaire`` as the one global command: every command that needs no server
+    (practice, daily, board, moves, options, stats, leaderboard, quick match, help).
+
+    Installable by a server and by a user, and usable in servers, in DMs with the bot
+    and in group DMs: a player who adds the bot to their account plays in any of them,
+    in a server without the bot too (answers go through the interaction, privately)."""
+    group = SolitaireCog(table).app_command
+    assert group is not None
+    for name in GUILD_ONLY:
+        group.remove_command(name)
     group.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
-    group.allowed_contexts = app_commands.AppCommandContext(dm_channel=True, private_channel=True)
+    group.allowed_contexts = app_commands.AppCommandContext(
+        guild=True, dm_channel=True, private_channel=True
+    )
     return group

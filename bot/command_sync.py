@@ -1,9 +1,10 @@
 """Commands are offered where they work, and synced to Discord only when they changed.
 
-Where: ``/solitaire`` is two command groups (bot/cog.py). The one global command is
-the DM group (no ``race``; contexts: DMs with the bot, so servers never show it); the
-server group (every command) is a guild command of each server the bot is in, which
-Discord shows only in that server and which ignores contexts. The server group is
+Where: ``/solitaire`` is two command groups (bot/cog.py). The one global command holds
+every command that needs no server (contexts: servers, DMs with the bot, group DMs;
+installable by servers and users); the server group (``race``) is a guild command of
+each server the bot is in, which Discord shows only in that server, beside the global
+command's subcommands, and which ignores contexts. The server group is
 added for every server at start (once Discord has named them) and when the bot joins
 one; a server that removes the bot loses it.
 
@@ -90,8 +91,8 @@ async def sync_when_changed(
 
 
 class CommandOffer:
-    """The ``/solitaire`` groups in ``tree``: ``dms`` global, ``servers`` in each server
-    the bot is in; each scope synced only when it changed."""
+    """The ``/solitaire`` groups in ``tree``: ``everywhere`` global, ``servers`` in each
+    server the bot is in; each scope synced only when it changed."""
 
     def __init__(
         self,
@@ -99,20 +100,20 @@ class CommandOffer:
         folder: Path,
         application_id: int,
         *,
-        dms: app_commands.Group,
+        everywhere: app_commands.Group,
         servers: app_commands.Group,
         sync: Sync | None = None,
     ) -> None:
         self.tree = tree
         self.folder = folder
         self.application_id = application_id
-        self.dms = dms
+        self.everywhere = everywhere
         self.servers = servers
         self.sync = sync
 
     async def start(self) -> bool:
-        """Offer the DM group as the global command; True when it had to be synced."""
-        self.tree.add_command(self.dms, override=True)
+        """Offer the global group; True when it had to be synced."""
+        self.tree.add_command(self.everywhere, override=True)
         synced = await self._sync(None)
         log.info("global commands %s", "synced" if synced else "unchanged; not synced")
         return synced

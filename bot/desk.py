@@ -253,7 +253,7 @@ class RaceDesk:
         if entry.mention_due:
             entry.mention_due = False
             await self._mention(race, entry)
-        if state.state == "finished":
+        if state.state == "finished" and state.info.ranking:  # an expired lobby: no result
             post = entry.thread or entry.herald
             if post is not None:
                 await self._post_result(race, entry, post)

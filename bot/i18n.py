@@ -60,6 +60,12 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Moving from **{source}**: pick a target.",
         "Zug von **{source}**: wähle ein Ziel.",
     ),
+    "other_moves": ("Other moves…", "Andere Züge…"),
+    "choose_option": ("👉 Another move: choose its pile…", "👉 Anderer Zug: Stapel wählen…"),
+    "choose": (
+        "Tap the pile to move from: its targets light up.",
+        "Tippe den Stapel, von dem du ziehen willst: seine Ziele leuchten auf.",
+    ),
     "pick_card": ("Pick the card to move", "Wähle die Karte, die ziehen soll"),
     "pick_card_to": (
         "Pick the card to move to column {target}",
@@ -141,6 +147,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "race_running": ("Racing! Open your board with the button.", "Los! Öffne dein Spielfeld."),
     "race_ends": ("Time limit {when}.", "Zeitlimit {when}."),
     "race_over": ("Race over.", "Rennen beendet."),
+    "race_expired": (
+        "Nobody started this race: it closed after a long wait without a join or leave.",
+        "Niemand hat dieses Rennen gestartet: es wurde nach langer Ruhe geschlossen.",
+    ),
     "race_over_time": ("Race over: time is up.", "Rennen beendet: die Zeit ist um."),
     "race_deal": (
         "Deal **{code}**: play it with the button or `/solitaire play deal:{code}` · "
@@ -196,6 +206,10 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "share_game": ("Solitaire Arena · {what} · {result}", "Solitaire Arena · {what} · {result}"),
     "share_daily": ("daily {variant} {date}", "Tagesspiel {variant} {date}"),
+    "daily_card_title": ("Solitaire Arena · daily {date}", "Solitaire Arena · Tagesspiel {date}"),
+    "daily_card_place": ("place {rank} of {players} today", "Platz {rank} von {players} heute"),
+    "daily_card_unplaced": ("not on today's board yet", "noch nicht auf der Tagesliste"),
+    "daily_card_practice": ("practice, not ranked", "Übung, nicht gewertet"),
     "share_deal": ("{variant} · deal {code}", "{variant} · Spiel {code}"),
     "share_won": (
         "won in {time}, {moves} {moves|move|moves}",

@@ -13,7 +13,8 @@ controls follow in rows, as many to a row as a phone fits.
 Discord takes at most 40 components a message, counted with everything nested; a
 board that would need more (Spider's ten columns with a menu open and Finish offered)
 drops Type a move first (typing stays a command away), then lays its pile buttons out
-in rows under the text instead.
+in rows under the text instead, still without Type a move when the menu of other moves
+plays any move in one choice (so the long board keeps within 1.3 phone screens).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Final
 
 import discord
 
+from bot.move_menu import MoveMenu
 from bot.render import PHONE_LINE, TEXT_SUITS, BoardText, phone_width
 from bot.views import BoardButton, BoardButtons, BoardOp, BoardSelect
 
@@ -55,7 +57,11 @@ def board_layout(
     ui = _sectioned(text, buttons)
     if ui is None and buttons is not None:
         typing = [b for b in buttons.controls if b.op is not BoardOp.TYPE]
-        ui = _sectioned(text, BoardButtons(buttons.piles, typing, buttons.select))
+        full = buttons
+        buttons = BoardButtons(buttons.piles, typing, buttons.select, buttons.moves)
+        ui = _sectioned(text, buttons)
+        if buttons.moves is None:  # no menu plays other moves: typing stays on the board
+            buttons = full
     return ui or _compact(text, buttons)
 
 
@@ -93,20 +99,35 @@ def _sectioned(text: BoardText, buttons: BoardButtons | None) -> discord.ui.Layo
 
     ui = discord.ui.LayoutView(timeout=None)
     try:  # discord.py refuses a 41st component as it is added
-        ui.add_item(discord.ui.TextDisplay[Any](text.title))
+        head: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay[Any](text.title)]
         if text.top:
-            ui.add_item(beside(text.top, "w"))
+            head.append(beside(text.top, "w"))
         if text.foundations:
-            ui.add_item(discord.ui.TextDisplay[Any]("\n".join(text.foundations)))
+            head.append(discord.ui.TextDisplay[Any]("\n".join(text.foundations)))
+        for item in _merged(head):
+            ui.add_item(item)
         for number, lines in enumerate(text.columns, start=1):
             ui.add_item(beside(lines, str(number)))
         ui.add_item(discord.ui.TextDisplay[Any]("\n".join(text.foot)))
         if buttons is not None:
             rest = [b for b in buttons.piles if b.pile not in used]
-            _add_rows(ui, rest, buttons.select, buttons.controls)
+            _add_rows(ui, rest, buttons.select, buttons.controls, buttons.moves)
     except ValueError:
         return None
     return ui if component_count(ui) <= MAX_COMPONENTS else None
+
+
+def _merged(items: list[discord.ui.Item[Any]]) -> list[discord.ui.Item[Any]]:
+    """``items`` with each run of plain text displays joined into one: the same lines,
+    fewer of Discord's 40 components (a Spider board's title and stock line)."""
+    merged: list[discord.ui.Item[Any]] = []
+    for item in items:
+        last = merged[-1] if merged else None
+        if isinstance(item, discord.ui.TextDisplay) and isinstance(last, discord.ui.TextDisplay):
+            merged[-1] = discord.ui.TextDisplay[Any](f"{last.content}\n{item.content}")
+        else:
+            merged.append(item)
+    return merged
 
 
 def _compact(text: BoardText, buttons: BoardButtons | None) -> discord.ui.LayoutView:
@@ -114,7 +135,7 @@ def _compact(text: BoardText, buttons: BoardButtons | None) -> discord.ui.Layout
     ui = discord.ui.LayoutView(timeout=None)
     ui.add_item(discord.ui.TextDisplay[Any]("\n".join(text.lines())))
     if buttons is not None:
-        _add_rows(ui, buttons.piles, buttons.select, buttons.controls)
+        _add_rows(ui, buttons.piles, buttons.select, buttons.controls, buttons.moves)
     return ui
 
 
@@ -138,11 +159,13 @@ def _add_rows(
     piles: Iterable[BoardButton],
     select: BoardSelect | None,
     controls: Iterable[BoardButton],
+    moves: MoveMenu | None = None,
 ) -> None:
     for row in phone_rows(list(piles)):
         ui.add_item(discord.ui.ActionRow[Any](*row))
-    if select is not None:
-        ui.add_item(discord.ui.ActionRow[Any](select))
+    for menu in (select, moves):
+        if menu is not None:
+            ui.add_item(discord.ui.ActionRow[Any](menu))
     for row in phone_rows(list(controls)):
         ui.add_item(discord.ui.ActionRow[Any](*row))
 

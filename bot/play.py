@@ -14,7 +14,7 @@ from typing import Any
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import board_reply
+from bot.boards import MAX_BOARDS, board_reply
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
@@ -72,6 +72,9 @@ class Play(Part):
         # The first request of a day may wait for the solver to prove the day's deal.
         reply = await self.client.expect(start, actor, p.DailyGameReply, timeout=120)
         self.boards.dailies[reply.game] = reply.date
+        if len(self.boards.daily_cards) >= MAX_BOARDS:
+            self.boards.daily_cards.clear()  # forgetting costs only a card
+        self.boards.daily_cards[reply.game] = reply.ranked
         notice = text(
             actor.locale,
             "daily_started",
@@ -119,10 +122,11 @@ class Play(Part):
         if await self.boards.edit_board(game, layout):
             line = pressed.notice or done_line(op, pressed, actor.locale)
             await send(interaction, line)
-            return
-        message = await send(interaction, None, view=layout)
-        if message is not None:
-            self.boards.remember(game, actor, lambda v: message.edit(content=None, view=v))
+        else:
+            message = await send(interaction, None, view=layout)
+            if message is not None:
+                self.boards.remember(game, actor, lambda v: message.edit(content=None, view=v))
+        await self.boards.daily_over(interaction, actor, game, pressed.reply)
 
     @answering
     async def options(

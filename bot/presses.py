@@ -18,7 +18,7 @@ from bot.client import Actor, ArenaClient
 from bot.i18n import text, variant_name
 from bot.moves_text import readable_move
 from bot.render import format_time, game_time
-from bot.views import BoardOp, split_selection
+from bot.views import CHOOSE, BoardOp, split_selection
 
 
 def typed_text(raw: str) -> str:
@@ -67,6 +67,8 @@ async def view_of(client: ArenaClient, actor: Actor, game: int) -> Mapping[str, 
 async def _select(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
     new_sel = sel or arg
     source, _ = split_selection(new_sel)
+    if source == CHOOSE:  # Choose: the next tap on a pile selects it
+        return Pressed(await view_of(client, actor, game), CHOOSE, text(actor.locale, "choose"))
     notice = text(actor.locale, "selected", source=source)
     return Pressed(await view_of(client, actor, game), new_sel, notice)
 

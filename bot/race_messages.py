@@ -359,12 +359,14 @@ class RaceMessages(Part):
 
     def _leave_refusal(self, info: p.RaceInfo, actor: Actor) -> tuple[str, Any] | None:
         """Why a tap on Leave does not leave at once: in a running race leaving resigns,
-        so it asks first (a button to confirm); the creator cannot leave the lobby, which
-        nobody else could start. None: leave."""
+        so it asks first (a button to confirm); the creator alone in the lobby stays (with
+        others there, the first of them to have joined may start it once the creator
+        leaves: docs/protocol.md). None: leave."""
         if info.state == "running":
             return text(actor.locale, "leave_resigns"), quit_view(info.race, actor.locale)
         opener = (info.settings.context or {}).get("by")
-        if info.state == "lobby" and opener == str(actor.user_id):
+        alone = len(info.players) <= 1
+        if info.state == "lobby" and opener == str(actor.user_id) and alone:
             return text(actor.locale, "creator_stays"), None
         return None
 

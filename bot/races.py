@@ -153,7 +153,8 @@ def render_race(race: RaceState, locale: str) -> str:
             head.append(text(locale, "race_ends", when=_timestamp(info.ends_at)))
         standings = _standing_lines(live_places(info), locale)
     else:
-        key = "race_over_time" if race.end_reason == "time_limit" else "race_over"
+        ends = {"time_limit": "race_over_time", "expired": "race_expired"}
+        key = ends.get(race.end_reason or "", "race_over")
         head.append(text(locale, key))
         standings = _standing_lines([(line.rank, line) for line in info.ranking or []], locale)
         if info.seed is not None:

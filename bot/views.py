@@ -28,13 +28,17 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
 from bot.holder import table_of
 from bot.i18n import text
 from bot.render import card_text, move_size, targets_of
+from bot.taps import tap_move
+
+if TYPE_CHECKING:
+    from bot.move_menu import MoveMenu
 
 
 class BoardOp(StrEnum):
@@ -76,17 +80,19 @@ def split_selection(sel: str) -> tuple[str | None, int | None]:
 class BoardButtons:
     """The buttons of a board, by what they stand for: a button per pile (columns in
     order, then the waste, the foundation as a target and foundations as sources), the
-    menu of the cards of a column when one is open, and the controls (Draw, Undo, Hint,
-    Finish, Type a move, Resign; Share alone on a won game). bot/layout.py lays them out."""
+    menu of the cards of a column when one is open, the menu of other moves, and the
+    controls (Draw, Undo, Hint, Finish, Type a move, Resign; Cancel after Choose; Share
+    alone on a won game). bot/layout.py lays them out."""
 
     piles: list[BoardButton]
     controls: list[BoardButton]
     select: BoardSelect | None = None
+    moves: MoveMenu | None = None  # the other moves (bot/move_menu.py), added by the table
 
-    def items(self) -> list[BoardButton | BoardSelect]:
-        """Every item, piles first, then the menu, then the controls."""
-        menu: list[BoardButton | BoardSelect] = [self.select] if self.select else []
-        return [*self.piles, *menu, *self.controls]
+    def items(self) -> list[BoardButton | BoardSelect | MoveMenu]:
+        """Every item, piles first, then the menus, then the controls."""
+        menus = [m for m in (self.select, self.moves) if m is not None]
+        return [*self.piles, *menus, *self.controls]
 
     def pile(self, name: str) -> BoardButton | None:
         """The button of pile ``name`` ("7", "w", "f", "f1"), if the board has one."""
@@ -158,6 +164,7 @@ def board_buttons(
         chosen = None if target else size
         select = BoardSelect.make(game, source, sizes, chosen, view, locale, target=target)
     controls = _controls(game, view, locale, confirm_resign, allow_undo, allow_hints, lost, hint)
+    controls[-2:-2] = _choose(sel, game, locale)
     controls = [
         BoardButton(game, BoardOp.UNDO, undo_to, "", label=b.item.label or "")
         if b.op is BoardOp.UNDO and undo_to
@@ -212,6 +219,17 @@ def _face_down_buttons(game: int, view: Mapping[str, Any], locale: str) -> Board
     return BoardButtons(piles, [turn, resign])
 
 
+CHOOSE: Final = "*"  # the selection after Choose: the next tap on a pile selects it
+
+
+def _choose(sel: str, game: int, locale: str) -> list[BoardButton]:
+    """Cancel after Choose (the last choice of the menu of other moves, bot/move_menu.py),
+    while the next tap would select a pile: it leaves the board as it was."""
+    if sel != CHOOSE:
+        return []
+    return [BoardButton(game, BoardOp.CANCEL, "", sel, label=text(locale, "btn_cancel"))]
+
+
 def one_tap_text(source: str, size: int | None) -> str:
     """The source alone, which the server plays by its one-tap rule: ``7``, ``7:3``, ``w``."""
     return f"{source}:{size}" if size and size > 1 and source.isdigit() else source
@@ -232,16 +250,16 @@ def _pile_button(game: int, pile: str, look: Look) -> BoardButton:
                 game, BoardOp.SELECT, pile, sel, label=label, pile=pile, disabled=True
             )
         # A tap that plays is green; one that selects is grey.
-        if len(own) == 1 and own[0] != "d":  # one legal move: the first tap plays it
-            return BoardButton(
-                game, BoardOp.TARGET, own[0], sel, label=label, pile=pile, style="success"
-            )
+        if source is not None:  # a pile is selected, or Choose was pressed: it selects
+            return BoardButton(game, BoardOp.SELECT, pile, "", label=label, pile=pile)
         if look.one_tap:
             return BoardButton(
                 game, BoardOp.TARGET, pile, sel, label=label, pile=pile, style="success"
             )
-        # Another source while one is selected: a tap selects it instead.
-        return BoardButton(game, BoardOp.SELECT, pile, "", label=label, pile=pile)
+        move = tap_move(look.view, pile)  # the pile's most useful move (bot/taps.py)
+        if move is None:
+            return BoardButton(game, BoardOp.SELECT, pile, "", label=label, pile=pile)
+        return BoardButton(game, BoardOp.TARGET, move, sel, label=label, pile=pile, style="success")
     sel = source if size is None else f"{source}.{size}"
     if pile == source:  # tapped again: wherever it fits (the server's one-tap rule)
         arg = one_tap_text(source, size)

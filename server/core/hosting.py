@@ -138,8 +138,10 @@ class Step(enum.Enum):
 
 
 def clock_deadline(race: Race) -> int | None:
-    """When the race's clock changes its state: the end of its countdown, or its time
-    limit while it runs (its progress is gathered apart)."""
+    """When the race's clock changes its state: a lobby's expiry, the end of its
+    countdown, or its time limit while it runs (its progress is gathered apart)."""
+    if race.state is RaceState.LOBBY:
+        return race.deadline()
     if race.state is RaceState.COUNTDOWN:
         return race.starts_at
     if race.state is RaceState.RUNNING:

@@ -6,9 +6,16 @@ The race's state is an explicit enum and every operation checks it, raising a
 ``RaceError`` that names the state it found.
 
     lobby ──start──▶ countdown ──starts_at──▶ running ──all done / time limit──▶ finished
-      └────────────────start (no countdown)─────▲
+      ├────────────────start (no countdown)─────▲
+      └──idle lobby_idle_ms──▶ finished (expired, no ranking)
 
-Its racers and the order they place in are in server/core/racers.py.
+The lobby: whoever may start it is its creator, or, once the creator has left, the
+player who joined first of those still in it (``starter``). A lobby nobody joins or
+leaves for ``lobby_idle_ms`` (30 minutes unless the server says) expires: the race
+ends (reason ``expired``) with no ranking, since nobody played (docs/protocol.md).
+
+Its racers and the order they place in are in server/core/racers.py; a race as stored,
+in server/core/race_records.py.
 """
 
 from __future__ import annotations
@@ -17,11 +24,15 @@ import enum
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from server import protocol as p
+from server.core.race_records import Counters, RaceRecord, StoredState
 from server.core.racers import Racer, places, rank
 from server.protocol.errors import GameError, RaceError
+
+LOBBY_IDLE_MS: Final = 30 * 60 * 1000  # an unstarted lobby expires after this long idle
+# (the server's ``lobby_idle_ms`` setting, server/ops/config.py, sets each race's)
 
 
 class RaceState(enum.StrEnum):
@@ -98,57 +109,6 @@ class RaceSettings:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class EntryLine:
-    """A racer as stored: their game (entry), its status and, once won, when."""
-
-    game_id: int
-    player_id: int
-    name: str
-    user: str
-    status: str  # playing, won or resigned (entries that left the lobby are not read)
-    finished_at: int | None  # server ms, once won
-
-
-@dataclass(frozen=True, slots=True)
-class RaceRecord:
-    """A race as stored (server/store/races.py reads it in one snapshot)."""
-
-    race_id: int
-    creator_id: int
-    settings: RaceSettings
-    seed: int
-    salt: str
-    state: RaceState
-    starts_at: int | None
-    ends_at: int | None
-    end_reason: str | None
-    entries: list[EntryLine]
-    last_seq: int
-    version: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Counters:
-    """A racer's public progress, read from their game."""
-
-    foundation: int
-    moves: int
-    score: int
-
-
-@dataclass(frozen=True, slots=True)
-class StoredState:
-    """A race's state to store, compare-and-set: only over the stored ``version``."""
-
-    race_id: int
-    state: RaceState
-    starts_at: int | None
-    ends_at: int | None
-    end_reason: str | None
-    version: int
-
-
 @dataclass
 class Race:
     """A race's authoritative state inside one server process."""
@@ -170,6 +130,10 @@ class Race:
     progress_interval_ms: int = 0
     changed: dict[int, None] = field(default_factory=dict)
     progress_sent_at: int = 0
+    # In the lobby: when someone last joined or left (or the race was opened, or read
+    # after a restart), from which it expires after ``lobby_idle_ms``; 0: not known yet.
+    idle_since: int = 0
+    lobby_idle_ms: int = LOBBY_IDLE_MS
 
     @classmethod
     def from_record(
@@ -237,7 +201,18 @@ class Race:
 
     def _lobby(self) -> p.LobbyEvent:
         players = [p.PlayerInfo(id=r.player_id, name=r.name) for r in self.racers.values()]
-        return p.LobbyEvent(players=players, max_players=self.settings.max_players)
+        return p.LobbyEvent(
+            players=players, max_players=self.settings.max_players, starter=self.starter
+        )
+
+    @property
+    def starter(self) -> int | None:
+        """Who may start the race: its creator, or once the creator left the lobby, the
+        first to have joined of those in it (racers keep their joining order); None
+        in an empty lobby (which only expires)."""
+        if self.creator_id in self.racers:
+            return self.creator_id
+        return next(iter(self.racers), None)
 
     # ------------------------------------------------------------ membership
 
@@ -256,10 +231,13 @@ class Race:
         if len(self.racers) >= self.settings.max_players:
             raise RaceError("race_full", max_players=self.settings.max_players)
 
-    def join(self, player_id: int, name: str, user: str, game_id: int) -> list[p.RaceEvent]:
+    def join(
+        self, player_id: int, name: str, user: str, game_id: int, now: int = 0
+    ) -> list[p.RaceEvent]:
         """Add a player whose game (entry) already exists as ``game_id``."""
         self.check_join(player_id)
         self.racers[player_id] = Racer(player_id, name, user, game_id)
+        self.idle_since = max(self.idle_since, now)
         return [self._lobby()]
 
     def leave(self, player_id: int, now: int) -> list[p.RaceEvent]:
@@ -274,19 +252,21 @@ class Race:
         if self.state is RaceState.RUNNING:
             return self.resign(player_id, now)
         del self.racers[player_id]
+        self.idle_since = max(self.idle_since, now)
         return [self._lobby()]
 
     # ------------------------------------------------------------ clock
 
     def start(self, player_id: int, now: int) -> list[p.RaceEvent]:
-        """The creator starts the race: after ``countdown_ms``, or at once if that is 0.
+        """The starter (the creator, or who took the lobby over) starts the race: after
+        ``countdown_ms``, or at once if that is 0.
 
         Raises:
             RaceError: ``not_creator`` or ``wrong_state``.
         """
-        if player_id != self.creator_id:
-            raise RaceError("not_creator")
         self._require("start", RaceState.LOBBY)
+        if player_id != self.starter:
+            raise RaceError("not_creator")
         return self.begin(now)
 
     def open(self, now: int) -> list[p.RaceEvent]:
@@ -295,6 +275,7 @@ class Race:
             return self._run(now)
         if self.settings.start_mode == "countdown":
             return self.begin(now)
+        self.idle_since = now
         return []
 
     def begin(self, now: int) -> list[p.RaceEvent]:
@@ -314,6 +295,8 @@ class Race:
 
     def deadline(self) -> int | None:
         """When ``tick`` next has something to do (server ms), or None."""
+        if self.state is RaceState.LOBBY:
+            return self.idle_since + self.lobby_idle_ms if self.idle_since else None
         if self.state is RaceState.COUNTDOWN:
             return self.starts_at
         if self.state is not RaceState.RUNNING:
@@ -324,8 +307,12 @@ class Race:
         return self.ends_at
 
     def tick(self, now: int) -> list[p.RaceEvent]:
-        """Start a race whose countdown ran out, send due progress, end one out of time."""
-        if self.state is RaceState.COUNTDOWN and self.starts_at is not None:
+        """Start a race whose countdown ran out, send due progress, end one out of time,
+        expire a lobby left idle."""
+        if self.state is RaceState.LOBBY and self.idle_since:
+            if now >= self.idle_since + self.lobby_idle_ms:
+                return self._end("expired", now)
+        elif self.state is RaceState.COUNTDOWN and self.starts_at is not None:
             if now >= self.starts_at:
                 return self._run(self.starts_at)
         elif self.state is RaceState.RUNNING:
@@ -429,7 +416,10 @@ class Race:
         ]
 
     def ranking(self) -> list[p.Ranked]:
-        """The ranking as it stands (final once the race is finished)."""
+        """The ranking as it stands (final once the race is finished; none for a lobby
+        that expired, where nobody played)."""
+        if self.end_reason == "expired":
+            return []
         return rank(list(self.racers.values()))
 
     def info(self, seq: int, viewer: int | None) -> p.RaceInfo:
@@ -444,13 +434,16 @@ class Race:
             state=self.state.value,
             seq=seq,
             creator=self.creator_id,
+            starter=self.starter if self.state is RaceState.LOBBY else None,
             settings=self.settings.public(private),
             commitment=self.commitment,
             players=[r.standing() for r in self.racers.values()],
             your_game=mine.game_id if mine else None,
             starts_at=self.starts_at,
             ends_at=self.ends_at,
-            ranking=self.ranking() if over else None,
+            ranking=self.ranking()
+            if over and self.end_reason != "expired"
+            else ([] if over else None),
             seed=str(self.seed) if over else None,
             salt=self.salt if over else None,
             order=places(self.racers.values()) if self.state is RaceState.RUNNING else None,

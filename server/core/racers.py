@@ -1,9 +1,8 @@
-"""The racers of a race and the order they place in.
+"""A racer and the ranking rule (issue #4), apart from the race that holds them.
 
-Ranking (issue #4): finished players by time, then moves; then unfinished ones
-(resigned or out of time) by cards on the foundations, descending, then moves. The
-same rule gives the live places while the race runs (``places``), the final ranking
-(``rank``) and a ghost's place among the living (server/core/ghost.py).
+Finished players by time, then moves; then unfinished ones (resigned or out of time)
+by cards on the foundations, descending, then moves. The same rule gives the live
+places while a race runs (``places``) and a ghost race's (server/core/ghost.py).
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from __future__ import annotations
 import msgspec
 
 from server import protocol as p
-from server.core.race import Race, RaceRecord, RaceState
+from server.core.race import Race, RaceState
+from server.core.race_records import RaceRecord
 from server.core.racers import Racer
 
 

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 
 import engine
 from server import protocol as p
-from server.core.race import Counters, RaceSettings
+from server.core.race import RaceSettings
+from server.core.race_records import Counters
 from server.protocol.errors import GameError, RaceError, forbidden
 
 SEED_LIMIT = 2**64

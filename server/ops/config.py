@@ -80,6 +80,8 @@ class ServerConfig:
     # Progress events of a race are gathered and sent at most this often (ms); 0 sends
     # one per change.
     progress_interval_ms: int = 250
+    # An unstarted lobby nobody joins or leaves for this long expires (docs/protocol.md).
+    lobby_idle_ms: int = 30 * 60 * 1000
     # Events a reconnecting client may catch up on before it gets the full state.
     resume_window: int = 500
     # Largest group commit, in writes.
@@ -193,6 +195,7 @@ _ENV_TYPES = {
     "ping_timeout": float,
     "resume_window": int,
     "progress_interval_ms": int,
+    "lobby_idle_ms": int,
     "max_commit_batch": int,
     "commits_in_flight": int,
     "commit_gather_ms": float,

@@ -139,6 +139,8 @@ class RaceInfo(msgspec.Struct, kw_only=True):
     settings: RaceSettings
     commitment: str
     players: list[Standing]
+    # In the lobby: who may start it (the creator, or who took it over once they left).
+    starter: int | None = None
     your_game: int | None = None
     starts_at: int | None = None
     ends_at: int | None = None
@@ -164,6 +166,9 @@ class LobbyEvent(msgspec.Struct, tag_field="kind", tag="lobby", kw_only=True):
 
     players: list[PlayerInfo]
     max_players: int
+    # Who may start the race now: its creator, or once the creator left, the first to
+    # have joined of those in the lobby; absent in an empty lobby.
+    starter: int | None = None
 
 
 class CountdownEvent(msgspec.Struct, tag_field="kind", tag="countdown", kw_only=True):
@@ -204,7 +209,8 @@ class FinishEvent(msgspec.Struct, tag_field="kind", tag="finish", kw_only=True):
 class EndEvent(msgspec.Struct, tag_field="kind", tag="end", kw_only=True):
     """The race is over: final ranking, and the seed and salt behind the commitment."""
 
-    reason: Literal["all_done", "time_limit"]
+    # ``expired``: a lobby nobody joined or left for 30 minutes (no ranking: nobody played)
+    reason: Literal["all_done", "time_limit", "expired"]
     ranking: list[Ranked]
     seed: str
     salt: str

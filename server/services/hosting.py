@@ -20,7 +20,8 @@ import structlog
 
 from server import protocol as p
 from server.core.hosting import Hold, Hosting, is_quiet
-from server.core.race import Counters, EntryLine, Race, RaceState
+from server.core.race import Race, RaceState
+from server.core.race_records import Counters, EntryLine
 from server.core.reports import Report, reconcile
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, NotFoundError
@@ -94,6 +95,10 @@ class RaceHosting:
         counters = {e.game_id: await self._counters(e, stale, owned) for e in record.entries}
         interval = self.config.progress_interval_ms if owned else 0
         race = Race.from_record(record, counters, interval)
+        # A lobby read from the database expires a full idle time after it is read: its
+        # last join or leave is not stored (docs/protocol.md, "Lobby expiry").
+        race.idle_since = self.clock() if race.state is RaceState.LOBBY else 0
+        race.lobby_idle_ms = self.config.lobby_idle_ms
         room = RaceRoom(race, record.last_seq, record.last_seq, Hosting.loaded(owned))
         room.fence = self.leases.fence(race_id)
         current = self.rooms.get(race_id)

@@ -128,6 +128,7 @@ class RaceService:
             seed,
             salt,
             progress_interval_ms=self.config.progress_interval_ms,
+            lobby_idle_ms=self.config.lobby_idle_ms,
         )
         room = self.hosting.hold(RaceRoom(race, fence=self.leases.fence(race_id)))
         self.hosting.watch(room, subscriber)
@@ -166,7 +167,7 @@ class RaceService:
             seed_public=False,
             started_at=now,
         )
-        return race.join(who.player_id, who.name, who.user, game_id)
+        return race.join(who.player_id, who.name, who.user, game_id, now)
 
     async def join(
         self, who: Principal, message: p.JoinRace, subscriber: Subscriber | None

@@ -22,7 +22,8 @@ import structlog
 import engine
 from server import protocol as p
 from server.core.identity import Principal
-from server.core.race import RaceRecord, RaceState
+from server.core.race import RaceState
+from server.core.race_records import RaceRecord
 from server.core.watching import RANKED_DELAY_MS, DelayBuffer, RaceSoFar, delay_for, racer_board
 from server.protocol.errors import ArenaError, NotFoundError, WatchError
 from server.services.races import RaceService

@@ -19,7 +19,8 @@ import asyncpg
 
 from server.core.identity import Principal
 from server.core.place import ALONE, Place
-from server.core.race import EntryLine, RaceRecord, RaceSettings, RaceState
+from server.core.race import RaceSettings, RaceState
+from server.core.race_records import EntryLine, RaceRecord
 from server.protocol.errors import UnavailableError
 from server.store.pool import from_ms, guarded, to_ms
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from server import protocol as p
 from server.core.fairness import HELD_UNRANKED, HELD_UNREVIEWED
-from server.core.race import StoredState
+from server.core.race_records import StoredState
 from server.store.pool import from_ms
 
 

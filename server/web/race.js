@@ -95,6 +95,7 @@ export class RaceScreen {
         next.set(p.id, this.standings.get(p.id) ?? { player: p.id, name: p.name, foundation: 0, moves: 0, finished: false, resigned: false, time_ms: null });
       }
       this.standings = next;
+      race.starter = event.starter ?? null; // the creator, or who took the lobby over
     } else if (event.kind === "countdown") {
       race.state = "countdown";
       race.starts_at = event.starts_at;
@@ -234,7 +235,8 @@ export class RaceScreen {
 
   lobbyHtml() {
     const race = this.race;
-    const creator = race.creator === this.connection.player?.id;
+    // Who may start: the creator, or once the creator left, the first to join of those left.
+    const creator = (race.starter ?? race.creator) === this.connection.player?.id;
     const link = inviteLink(race.race);
     const start = creator
       ? `<button data-action="start" class="primary">${t("start")}</button>`

@@ -25,10 +25,11 @@ import engine
 from bot.client import ArenaClient
 from bot.desk import RaceDesk
 from bot.i18n import text
+from bot.move_menu import MoveMenu
 from bot.presses import Prefs
 from bot.render import TEXT_SUITS
 from bot.table import Table
-from bot.views import BoardButton, BoardSelect, split_selection
+from bot.views import CHOOSE, BoardButton, BoardSelect, split_selection
 from engine.solver import Verdict, solve
 
 # Solver-won deals of every variant (each solves in well under a second).
@@ -152,7 +153,7 @@ def _sweep_position(
 
 def board_items(ui: Any) -> list[Any]:
     """The buttons and menus of a board, in order, wherever the layout put them."""
-    return [i for i in ui.walk_children() if isinstance(i, BoardButton | BoardSelect)]
+    return [i for i in ui.walk_children() if isinstance(i, BoardButton | BoardSelect | MoveMenu)]
 
 
 def _presses(
@@ -160,6 +161,14 @@ def _presses(
 ) -> list[dict[str, Any]]:
     """The board states a press on ``item`` leads to (checking that a target plays a
     legal move to the pile its label names)."""
+    if isinstance(item, MoveMenu):  # each choice plays a legal move no tap plays
+        values = [option.value for option in item.item.options]
+        for value in values[:-1]:
+            if value not in legal.get(value.partition(">")[0].partition(":")[0], []):
+                seen.wrong.append(f"menu {item.custom_id} offers {value}, not a legal move")
+        if values[-1:] != [CHOOSE]:
+            seen.wrong.append(f"menu {item.custom_id} ends without Choose")
+        return [{**state, "sel": CHOOSE, "target": None}]  # after Choose
     if isinstance(item, BoardSelect):
         values = [option.value for option in item.item.options]
         target = getattr(item, "target", None)
@@ -194,9 +203,9 @@ def _presses(
         if own != pile or own not in legal:
             seen.wrong.append(f"{item.custom_id} ({label}) one-taps {item.arg}, not {pile}")
         return []
-    if own != source:  # a pile whose only legal move the first tap plays
-        if legal.get(own) != [item.arg] or pile != own:
-            seen.wrong.append(f"{item.custom_id} ({label}) plays {item.arg}, not its only move")
+    if own != source:  # a pile whose tap plays its most useful move (bot/taps.py)
+        if item.arg not in legal.get(own, []) or pile != own:
+            seen.wrong.append(f"{item.custom_id} ({label}) plays {item.arg}, not its own move")
         return []
     if item.arg not in moves or target != pile:
         seen.wrong.append(f"{item.custom_id} ({label}) plays {item.arg}, not a move to {pile}")
@@ -216,9 +225,9 @@ def _move(source: str, size: int, target: str) -> str:
 
 def presses_along(variant: str, seed: int, table: Table | None = None) -> tuple[int, int]:
     """Presses the board needs to play the won line of ``seed``, and its moves: Draw
-    or Deal is one press; a pile whose only legal move it is, one; else a move is its
-    source, then its target, then (when several cards of the source reach that target)
-    the card in the menu."""
+    or Deal is one press; a move a tap on its pile plays (bot/taps.py), one; a move in
+    the menu of other moves, one choice; else Choose, the source, then its target, then
+    (when several cards of the source reach that target) the card in the menu."""
     table = table or board_table()
     game = engine.new_game(variant, seed=seed)
     presses = 0
@@ -237,12 +246,14 @@ def _presses_for(table: Table, view: dict[str, Any], move: str) -> int:
     first = table.boards.board(GAME, {"view": view}, "en")
     for item in board_items(first):
         if isinstance(item, BoardButton) and item.op == "t" and item.arg == move:
-            return 1  # the pile's only legal move: played on the first tap
+            return 1  # what a tap on the pile plays
+        if isinstance(item, MoveMenu) and move in [o.value for o in item.item.options]:
+            return 1  # one choice in the menu of other moves
     ui = table.boards.board(GAME, {"view": view}, "en", sel=source)
     for item in board_items(ui):
         if isinstance(item, BoardButton) and item.op == "t" and not item.item.disabled:
             if item.arg == move:
-                return 2
+                return 3  # Choose, the source, the target
             if item.arg == f"?{target}":
-                return 3
+                return 4
     raise AssertionError(f"no button plays {move}")

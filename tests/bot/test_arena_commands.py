@@ -23,7 +23,7 @@ from discord_fakes import (
 )
 
 from bot.arena import ArenaState, render_arena, render_place, render_podium
-from bot.cog import SolitaireCog, dm_commands
+from bot.cog import SolitaireCog, global_commands, server_commands
 from bot.table import Table
 from server import protocol as p
 from server.ops.config import ServerConfig
@@ -277,7 +277,8 @@ async def test_the_arena_needs_a_channel_and_is_not_offered_in_dms(bot: Bot) -> 
     )
     [refusal] = interaction.sent
     assert refusal.ephemeral and "Server" in refusal.content
-    assert "arena" not in [c.name for c in dm_commands(bot.table).commands]
+    assert "arena" not in [c.name for c in global_commands(bot.table).commands]
+    assert "arena" in [c.name for c in server_commands(bot.table).commands]
 
 
 async def test_a_restarted_bot_follows_an_arena_again_from_its_next_press(

@@ -12,12 +12,22 @@ import discord
 import pytest
 from bot_setup import ServerClock
 from discord.app_commands import Choice
-from discord_fakes import Bot, FakeInteraction, FakeMessage, FakeUser, press, submit, until
+from discord_fakes import (
+    Bot,
+    FakeChannel,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    press,
+    submit,
+    until,
+)
 
 import engine
 from bot.cog import SolitaireCog
 from bot.render import card_text, render_board
-from bot.views import BoardButton
+from bot.taps import tap_move
+from bot.views import CHOOSE, BoardButton
 from server.transport.app import ArenaServer
 from tests.server.solver_cases import LOST_LINE, LOST_SEED
 
@@ -95,6 +105,32 @@ class TestPlay:
         assert board.enabled_piles() == sources
         assert set(board.enabled()) >= {"Draw", "Undo", "Hint", "Type a move", "Resign"}
 
+    async def test_a_user_install_plays_in_a_server_without_the_bot_and_in_a_dm(
+        self, bot: Bot
+    ) -> None:
+        """Installed by the user only, the bot is used in a server it is not in (it may
+        post nothing in the channel there) and in a DM: practice and the daily answer
+        through the interaction alone, privately, with a board that plays."""
+        outside = FakeChannel(permissions=discord.Permissions.none())
+        for guild_id, channel in ((424_242, outside), (None, FakeChannel())):
+            user = FakeUser(7_100 + (guild_id or 0) % 97, "Ines")
+            played = FakeInteraction(bot.fake, user, guild_id=guild_id, channel=channel)
+            await SolitaireCog.play.callback(  # type: ignore[arg-type]
+                bot.cog, played, variant=KLONDIKE, deal=engine.deal_code(5)
+            )
+            [board] = played.sent
+            assert board.ephemeral and board.content.startswith("**Klondike · draw 1**")
+            await press(bot.fake, user, board, "Draw")
+            assert "Moves 1" in board.content
+            for _ in range(5):  # a busy machine may need more than one try to prove the deal
+                daily = FakeInteraction(bot.fake, user, guild_id=guild_id, channel=channel)
+                await SolitaireCog.daily.callback(bot.cog, daily, variant=KLONDIKE)  # type: ignore[arg-type]
+                [day] = daily.sent
+                if "still being prepared" not in day.content:
+                    break
+            assert day.ephemeral and "Moves 0" in day.content
+            assert outside.messages == {}  # nothing posted where the bot is not
+
     async def test_german_user_gets_german_board(self, bot: Bot) -> None:
         board = await practice(bot, DIETER, SPIDER, 3)
         assert "Spider · 2 Farben" in board.content and "Züge 0" in board.content
@@ -132,9 +168,33 @@ class TestBoardButtons:
         game.play("4>1")
         assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
 
+    async def test_a_tap_plays_the_piles_most_useful_move_in_one_press(self, bot: Bot) -> None:
+        """A pile with several legal moves plays one of them on the first tap (the one
+        bot/taps.py ranks first), with one Discord call; the others are one choice away
+        in the menu of other moves."""
+        seed, source, moves = several_targets("klondike")
+        game = engine.new_game("klondike", seed=seed)
+        meant = tap_move(game.view(), source)
+        assert meant in moves
+        board = await practice(bot, CARLA, KLONDIKE, seed)
+        tap = await press(bot.fake, CARLA, board, source)
+        assert tap.calls == ["edit_message"] and "Moves 1" in board.content
+        game.play(meant)
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
+        # Another move of that pile: one choice in the menu of other moves.
+        board = await practice(bot, CARLA, KLONDIKE, seed)
+        other = next(m for m in moves if m != meant)
+        chosen = await press(bot.fake, CARLA, board, "select", value=other)
+        assert chosen.calls == ["edit_message"] and "Moves 1" in board.content
+        game = engine.new_game("klondike", seed=seed)
+        game.play(other)
+        assert board.content.split("\n")[2:9] == render_board(game.view(), "en").split("\n")[2:9]
+
     async def test_source_lights_targets_and_target_plays(self, bot: Bot) -> None:
         seed, source, moves = several_targets("klondike")
         board = await practice(bot, CARLA, KLONDIKE, seed)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)  # the next tap selects
+        assert "Tap the pile to move from" in board.content
         await press(bot.fake, CARLA, board, source)
         assert lit_targets(board, source) == {m.split(">")[1] for m in moves}
         assert "👉" in board.content and "pick a target" in board.content
@@ -149,6 +209,7 @@ class TestBoardButtons:
     async def test_tapping_the_selection_again_plays_the_one_tap_rule(self, bot: Bot) -> None:
         seed, source, _ = several_targets("klondike")
         board = await practice(bot, CARLA, KLONDIKE, seed)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)
         await press(bot.fake, CARLA, board, source)
         await press(bot.fake, CARLA, board, source)  # "wherever it fits"
         game = engine.new_game("klondike", seed=seed)
@@ -227,6 +288,7 @@ class TestBoardButtons:
                 break
         source, moves = multi[0]
         board = await practice(bot, CARLA, YUKON, seed)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)
         await press(bot.fake, CARLA, board, source)
         menu = board.find("select")
         sizes = sorted({int(m.split(">")[0].partition(":")[2] or 1) for m in moves})
@@ -245,6 +307,7 @@ class TestBoardButtons:
         game = engine.new_game("yukon", seed=1)
         assert {"6:2>4", "6:3>4"} <= set(game.view()["legal_moves"]["6"])
         board = await practice(bot, CARLA, YUKON, 1)
+        await press(bot.fake, CARLA, board, "select", value=CHOOSE)
         await press(bot.fake, CARLA, board, "6")
         assert board.find("4").item.custom_id.endswith("|t|?4|6")
         await press(bot.fake, CARLA, board, "4")
@@ -330,14 +393,8 @@ class TestLostGames:
         assert "Jump back" not in board.labels()
         # the server's background check proves the game lost; the board is redrawn unasked
         await until(lambda: "can no longer be won" in board.content, "the offer on the board")
-        assert board.labels()[-6:] == [
-            "Draw",
-            "Undo",
-            "Jump back",
-            "Hint",
-            "Type a move",
-            "Resign",
-        ]
+        # (a long board: its piles in rows, the menu of other moves in place of Type)
+        assert board.labels()[-5:] == ["Draw", "Undo", "Jump back", "Hint", "Resign"]
         await press(bot.fake, CARLA, board, "Jump back")
         assert "can no longer be won" not in board.content
         assert "Jump back" not in board.labels()

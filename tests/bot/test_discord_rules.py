@@ -180,7 +180,9 @@ def test_every_board_along_a_won_game_keeps_discords_rules(variant: str) -> None
 @pytest.mark.parametrize("variant", sorted(WON_SEEDS))
 def test_every_move_of_a_won_game_can_be_played_by_presses(variant: str) -> None:
     """At every position of the solver's win, the board offers the move it plays:
-    Draw, or the source and then a target that plays it or asks for its card."""
-    seed = WON_SEEDS[variant][-1]
-    presses, moves = presses_along(variant, seed, board_table())
-    assert moves <= presses <= 3 * moves
+    Draw, a tap on its pile, a choice in the menu of other moves, or Choose, the source
+    and a target that plays it or asks for its card; and the win takes at most 1.2
+    presses a move (a tap plays the move a player most often means)."""
+    for seed in WON_SEEDS[variant]:
+        presses, moves = presses_along(variant, seed, board_table())
+        assert moves <= presses <= 1.2 * moves, (seed, presses, moves)

@@ -14,7 +14,7 @@ from discord_fakes import Bot, FakeInteraction, FakeUser, press
 
 import engine
 from bot.client import ArenaClient
-from bot.cog import GermanTranslator, SolitaireCog, dm_commands, server_commands
+from bot.cog import GermanTranslator, SolitaireCog, global_commands, server_commands
 from bot.command_sync import CommandOffer, command_payload, digest
 from bot.desk import RaceDesk
 from bot.fair_use import Cooldown
@@ -128,7 +128,7 @@ async def _offer(folder: Path, syncs: Syncs, application: int = 42) -> CommandOf
         tree,
         folder,
         application,
-        dms=dm_commands(table),
+        everywhere=global_commands(table),
         servers=server_commands(table),
         sync=syncs,
     )
@@ -144,27 +144,36 @@ SERVER_A, SERVER_B, SERVER_C = (discord.Object(id=n) for n in (5001, 5002, 5003)
 
 
 class TestCommandSync:
-    async def test_dms_offer_every_command_but_race_and_only_in_dms(self, tmp_path: Path) -> None:
+    async def test_the_global_command_holds_all_but_race_in_servers_dms_and_group_dms(
+        self, tmp_path: Path
+    ) -> None:
         offer = await _offer(tmp_path, Syncs())
         await offer.start()
-        [dm] = await command_payload(offer.tree)
-        commands = _subcommands([dm])
+        [everywhere] = await command_payload(offer.tree)
+        commands = _subcommands([everywhere])
         assert "race" not in commands and "arena" not in commands
-        assert {"play", "daily", "move", "options"} <= set(commands)
-        # BOT_DM and PRIVATE_CHANNEL: Discord shows it in no server; installable by a
-        # server (0) and by a user (1), so a user-installed bot plays in any DM.
-        assert dm["contexts"] == [1, 2] and dm["integration_types"] == [0, 1]
+        assert {"play", "daily", "board", "move", "options", "stats"} <= set(commands)
+        assert {"quickmatch", "leaderboard", "help"} <= set(commands)
+        # GUILD, BOT_DM and PRIVATE_CHANNEL: usable in any server the user is in, in DMs
+        # with the bot and in group DMs; installable by a server (0) and by a user (1).
+        assert everywhere["contexts"] == [0, 1, 2]
+        assert everywhere["integration_types"] == [0, 1]
         assert commands["play"]["name_localizations"] == {"de": "spielen"}
 
-    async def test_servers_offer_every_command_race_included(self, tmp_path: Path) -> None:
+    async def test_servers_add_race_and_no_command_is_listed_twice(self, tmp_path: Path) -> None:
         offer = await _offer(tmp_path, Syncs())
         await offer.start()
         await offer.join(SERVER_A)
-        commands = _subcommands(await command_payload(offer.tree, SERVER_A))
-        dms = set(_subcommands(await command_payload(offer.tree)))
-        assert set(commands) == dms | {"race", "arena"}
+        [server] = await command_payload(offer.tree, SERVER_A)
+        commands = _subcommands([server])
+        assert set(commands) == {"race", "arena"}
         assert commands["race"]["name_localizations"] == {"de": "rennen"}
         assert commands["race"]["description_localizations"]["de"]
+        # Beside the global command's subcommands, a server lists every command once.
+        everywhere = set(_subcommands(await command_payload(offer.tree)))
+        cog = SolitaireCog(Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk()))
+        every = {c.name for c in cog.__cog_app_commands_group__.commands}  # type: ignore[union-attr]
+        assert everywhere | set(commands) == every and not everywhere & set(commands)
         assert await command_payload(offer.tree, SERVER_B) == []  # not joined: nothing there
 
     async def test_race_is_found_in_a_server_and_not_in_a_dm(self, tmp_path: Path) -> None:
@@ -182,6 +191,11 @@ class TestCommandSync:
         play = {"name": "solitaire", "options": [{"type": 1, "name": "play", "options": []}]}
         command, _ = offer.tree._get_app_command_options(play)  # type: ignore[arg-type]
         assert command.qualified_name == "solitaire play"
+        # The global command used in a server (one where the bot is, or one where only
+        # the user installed it): its data names no guild, so the global group answers.
+        daily = {"name": "solitaire", "options": [{"type": 1, "name": "daily", "options": []}]}
+        command, _ = offer.tree._get_app_command_options(daily)  # type: ignore[arg-type]
+        assert command.qualified_name == "solitaire daily"
 
     async def test_a_second_start_syncs_nothing_and_a_join_syncs_that_server_only(
         self, tmp_path: Path
@@ -224,11 +238,11 @@ class TestCommandSync:
         await offer.join(SERVER_A)
         other = await _offer(tmp_path, syncs, application=43)  # another application
         assert await other.start() and await other.join(SERVER_A)
-        stats = offer.servers.get_command("stats")
-        assert stats is not None
-        stats.description = "Show my figures"
+        race = offer.servers.get_command("race")
+        assert race is not None
+        race.description = "Open a race here"
         assert await offer.join(SERVER_A)
-        assert not await offer.start()  # the DM group is another copy: unchanged
+        assert not await offer.start()  # the global group is another copy: unchanged
         assert syncs.scopes == [None, SERVER_A.id, None, SERVER_A.id, SERVER_A.id]
 
     async def test_the_hash_covers_the_translations(self, tmp_path: Path) -> None:
@@ -240,7 +254,7 @@ class TestCommandSync:
         )
         plain = _bot_tree()
         table = Table(ArenaClient("ws://127.0.0.1:9/", "unused"), RaceDesk())
-        plain.add_command(dm_commands(table))
+        plain.add_command(global_commands(table))
         assert digest(await command_payload(plain)) != digest(payload)
 
     async def test_a_state_folder_that_cannot_be_written_still_syncs(self, tmp_path: Path) -> None:

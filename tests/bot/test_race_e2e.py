@@ -131,8 +131,9 @@ async def test_leaving_a_running_race_asks_first_and_its_creator_stays_in_the_lo
     bot: Bot,
 ) -> None:
     """An open-start race runs from its creation: one tap on Leave on the public message
-    would resign, so it asks privately first. In a lobby its creator cannot leave (nobody
-    else could start it)."""
+    would resign, so it asks privately first. In a lobby its creator alone cannot leave
+    (nobody else could start it); with another player there the creator leaves, and
+    that player starts the race."""
     channel = FakeChannel()
     opening = FakeInteraction(bot.fake, ALICE, channel=channel)
     await SolitaireCog.race.callback(  # type: ignore[arg-type]
@@ -142,6 +143,12 @@ async def test_leaving_a_running_race_asks_first_and_its_creator_stays_in_the_lo
     stays = await press(bot.fake, ALICE, lobby, "Leave", channel=channel)
     assert "only you can start it" in stays.sent[0].content and stays.sent[0].ephemeral
     assert "Alice" in lobby.content
+    await press(bot.fake, BERND, lobby, "Join", channel=channel)
+    await until(lambda: "Bernd" in lobby.content, "Bernd in the lobby")
+    await press(bot.fake, ALICE, lobby, "Leave", channel=channel)
+    await until(lambda: "Alice" not in lobby.content, "Alice gone")
+    await press(bot.fake, BERND, lobby, "Start", channel=channel)
+    await until(lambda: "Open my board" in lobby.labels(), "Bernd started it")
 
     opening = FakeInteraction(bot.fake, ALICE, channel=channel)
     await SolitaireCog.race.callback(  # type: ignore[arg-type]

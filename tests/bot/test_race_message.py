@@ -294,3 +294,26 @@ def test_the_share_grid_shows_cards_home_and_nothing_of_the_cards() -> None:
         "🥉 " + "⬛" * 10,
     ]
     assert result_png(race, "de").startswith(b"\x89PNG")
+
+
+def test_a_lobby_left_idle_says_it_closed_and_shows_no_ranking() -> None:
+    """The server ends a lobby nobody joined or left for its idle time (``expired``):
+    the race message says nobody started it, with no standings, and the deal."""
+    core = Race(
+        race_id=8,
+        creator_id=1,
+        settings=RaceSettings(variant="klondike", options={}),
+        seed=99,
+        salt="ab",
+    )
+    core.open(now=1_000)
+    core.join(1, "Ann", "guest:1", game_id=1, now=2_000)
+    state = RaceState.from_info(core.info(seq=0, viewer=None))
+    assert core.deadline() == 2_000 + core.lobby_idle_ms
+    assert core.tick(now=1_000 + core.lobby_idle_ms) == []  # idle time counts from the join
+    [end] = core.tick(now=2_000 + core.lobby_idle_ms)
+    assert isinstance(end, p.EndEvent) and end.reason == "expired" and end.ranking == []
+    assert state.apply(p.Event(race=8, seq=1, time=2_000 + core.lobby_idle_ms, event=end))
+    shown = render_race(state, "en")
+    assert "Nobody started this race" in shown and "🥇" not in shown
+    assert f"Deal **{engine.deal_code(99)}**" in shown

@@ -81,10 +81,11 @@ async def test_a_won_line_costs_one_discord_call_per_press(bot: Bot) -> None:
     assert calls == Counter({"edit_message": presses})
 
 
-async def test_a_won_line_with_the_one_tap_option_takes_fewer_presses(bot: Bot) -> None:
-    """The same win with one-tap on: a pile tapped once goes where the engine's one-tap
-    rule puts it; a wrong guess is put right by Undo (which selects the pile again) and
-    the target. Fewer presses than with the defaults, still one call each."""
+async def test_a_won_line_takes_one_press_a_move_by_default(bot: Bot) -> None:
+    """The solver's win of Klondike deal 1 through the board's defaults: every move is
+    one press (a tap on its pile plays it, or one choice in the menu of other moves),
+    one Discord call each. With the one-tap option (the server's rule) it still wins,
+    one call a press, in no fewer presses."""
     bot.table.boards.answer_budget = AMPLE
     line = won_line("klondike", 1)
     counts = []
@@ -92,8 +93,11 @@ async def test_a_won_line_with_the_one_tap_option_takes_fewer_presses(bot: Bot) 
         bot.table.boards.prefs[user.id] = Prefs(one_tap=one_tap)
         board = await practice(bot, user, 1)
         calls: Counter[str] = Counter()
+        ways: Counter[str] = Counter()
         game = engine.new_game("klondike", seed=1) if one_tap else None
-        presses = await play_line(bot.fake, user, board, line, calls, game)
+        presses = await play_line(bot.fake, user, board, line, calls, game, ways)
         assert board.labels() == ["Share"] and calls == Counter({"edit_message": presses})
         counts.append(presses)
-    assert len(line) <= counts[1] < counts[0]
+        if not one_tap:
+            assert ways["choose"] == 0, ways
+    assert counts[0] == len(line) <= counts[1]

@@ -12,10 +12,19 @@ from discord_rules import rule_breaks
 
 import engine
 from bot.layout import board_layout, component_count
+from bot.move_menu import MoveMenu
 from bot.presses import won_line
 from bot.race_buttons import race_view
 from bot.render import board_text
-from bot.views import BoardButton, BoardButtons, BoardOp, board_buttons, split_selection
+from bot.taps import tap_move
+from bot.views import (
+    CHOOSE,
+    BoardButton,
+    BoardButtons,
+    BoardOp,
+    board_buttons,
+    split_selection,
+)
 
 
 def drawn(
@@ -160,26 +169,45 @@ class TestComponentsV2:
         plain, _ = drawn(view, suits={"c": "♣\ufe0e", "d": "♢", "h": "♡", "s": "♠\ufe0e"})
         assert plain is not None and plain.pile("1").item.label == "8♠\ufe0e"  # type: ignore[union-attr]
 
-    def test_a_button_that_plays_is_green_and_one_that_selects_is_grey(self) -> None:
-        for seed in range(50):
-            view = engine.new_game("klondike", seed=seed).view()
-            legal = view["legal_moves"]
-            single = [p for p, m in legal.items() if p.isdigit() and len(m) == 1]
-            several = [p for p, m in legal.items() if p.isdigit() and len(m) > 1]
-            if single and several:
-                break
+    def test_a_tap_plays_the_most_useful_move_and_choose_makes_taps_select(self) -> None:
+        """Green plays at once (a pile with several moves too: its most useful one); the
+        menu of other moves holds the rest and Choose; after Choose every pile that can
+        move selects (grey), and a selected pile is blue, its targets green."""
+        seed, source, moves = next(
+            (seed, pile, moves)
+            for seed in range(50)
+            for pile, moves in engine.new_game("klondike", seed=seed).view()["legal_moves"].items()
+            if pile.isdigit() and len({m.split(">")[1] for m in moves}) > 1
+        )
+        view = engine.new_game("klondike", seed=seed).view()
         buttons, _ = drawn(view)
         assert buttons is not None
-        plays, selects = buttons.pile(single[0]), buttons.pile(several[0])
-        assert plays is not None and plays.op is BoardOp.TARGET
+        plays = buttons.pile(source)
+        assert plays is not None and plays.op is BoardOp.TARGET and plays.arg in moves
+        assert plays.arg == tap_move(view, source)
         assert plays.item.style is discord.ButtonStyle.success
-        assert selects is not None and selects.op is BoardOp.SELECT
-        assert selects.item.style is discord.ButtonStyle.secondary
-        # Selected, the pile turns blue; its targets green.
-        buttons, _ = drawn(view, sel=several[0])
+        # The menu of other moves: every legal move no tap plays, then Choose.
+        menu = MoveMenu.make(42, view, "en")
+        assert menu is not None
+        values = [o.value for o in menu.item.options]
+        assert values[-1] == CHOOSE and plays.arg not in values
+        taps = {tap_move(view, p) for p in view["legal_moves"]}
+        legal = {m for ms in view["legal_moves"].values() for m in ms if ">" in m}
+        assert set(values[:-1]) == legal - taps
+        buttons, _ = drawn(view, sel=CHOOSE)
         assert buttons is not None
-        again = buttons.pile(several[0])
+        movable = {p for p in view["legal_moves"] if p != "d"}
+        for pile in movable:
+            selects = buttons.pile(pile)
+            assert selects is not None and selects.op is BoardOp.SELECT
+            assert selects.item.style is discord.ButtonStyle.secondary
+        assert BoardOp.CANCEL in [b.op for b in buttons.controls]  # back as it was
+        buttons, _ = drawn(view, sel=source)
+        assert buttons is not None
+        again = buttons.pile(source)
         assert again is not None and again.item.style is discord.ButtonStyle.primary
+        lit = {b.pile for b in buttons.piles if b.op is BoardOp.TARGET and b.pile != source}
+        assert lit == {m.split(">")[1] for m in moves}
 
     def test_spider_with_a_menu_still_fits_forty(self) -> None:
         for view in views_along("spider-4", 2):  # the solver's win of Spider deal 2

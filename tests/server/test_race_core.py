@@ -5,15 +5,8 @@ from __future__ import annotations
 import pytest
 
 from server import protocol as p
-from server.core.race import (
-    Counters,
-    EntryLine,
-    Race,
-    RaceRecord,
-    RaceSettings,
-    RaceState,
-    commitment,
-)
+from server.core.race import Race, RaceSettings, RaceState, commitment
+from server.core.race_records import Counters, EntryLine, RaceRecord
 from server.protocol.errors import RaceError
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from server import protocol as p
-from server.core.race import EntryLine, Race, RaceRecord, RaceSettings, RaceState
+from server.core.race import Race, RaceSettings, RaceState
+from server.core.race_records import EntryLine, RaceRecord
 from server.core.reports import Report, apply_report, reconcile, reports_of
 
 SETTINGS = RaceSettings(variant="klondike", options={}, countdown_ms=0)
