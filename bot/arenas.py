@@ -26,7 +26,7 @@ import discord
 from bot.answers import Interaction, answering, send
 from bot.arena import ArenaState, render_arena, render_place, render_podium, render_scored
 from bot.arena_buttons import arena_view
-from bot.boards import Boards, board_reply
+from bot.boards import Boards
 from bot.client import Actor, ServerError
 from bot.desk import Herald
 from bot.i18n import locale_of, text
@@ -34,6 +34,7 @@ from bot.part import Part
 from bot.race_buttons import start_view
 from bot.race_messages import Herald as FollowupHerald, RaceMessageHandle, channel_id, editable
 from bot.races import plain_name
+from bot.render import board_reply
 from server import protocol as p
 
 log = logging.getLogger(__name__)

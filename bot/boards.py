@@ -16,10 +16,9 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 import discord
-import msgspec
 
 from bot.answers import ErrorHook, Interaction, answering, send
 from bot.client import Actor, ArenaClient, ServerError
@@ -40,7 +39,7 @@ from bot.presses import (
     undo_arg,
     view_of,
 )
-from bot.render import TEXT_SUITS, board_text, card_text
+from bot.render import TEXT_SUITS, board_reply, board_text, card_text
 from bot.views import BoardOp, MoveModal, board_buttons, face_down, split_selection
 from server import protocol as p
 
@@ -54,13 +53,6 @@ EDIT_LIFETIME = 14 * 60.0
 # Seconds a press waits for the server before it defers: Discord wants the first
 # response within 3 s of the press, and the edit after a defer costs a second call.
 ANSWER_BUDGET = 2.0
-
-
-def board_reply(reply: p.ViewReply | p.DailyGameReply) -> Mapping[str, Any]:
-    """A reply carrying a board, in the form the board's renderers read (bot/render.py,
-    bot/views.py read the engine's view as JSON, engine/view.py): the one place a typed
-    reply becomes that form."""
-    return cast(Mapping[str, Any], msgspec.to_builtins(reply))
 
 
 def protocol_locale(actor: Actor) -> p.Locale:

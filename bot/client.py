@@ -255,9 +255,10 @@ class ArenaClient:
     ) -> Message:
         """``ask`` with the request given as its type and fields, the reply as a dict.
 
-        The face of the client for the modules that read replies as dicts: the request
-        is built as the protocol's struct first, so a field of the wrong type fails
-        here, as the server would refuse it, before anything is sent.
+        The bot itself sends typed requests (``expect``); this form is for scripts and
+        tests that speak the protocol by its message names. The request is built as the
+        protocol's struct first, so a field of the wrong type fails here, as the server
+        would refuse it, before anything is sent.
 
         Raises:
             ServerError: ``unknown_type`` or ``invalid_message`` for a request the

@@ -27,6 +27,7 @@ from bot.client import Actor, ArenaClient, ServerError
 from bot.i18n import rank_text, text, variant_name
 from bot.render import format_time, game_time
 from bot.result_card import BACKGROUND, BAR, DIM, HOME, SQUARES, TEXT, WIDTH
+from server import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -158,14 +159,12 @@ async def post_daily_card(
     rank, players = None, 0
     if ranked:
         try:
-            reply = await client.request(
-                "daily_around", actor, variant=view["variant"], date=date, span=0
-            )
+            around = p.DailyAround(variant=view["variant"], date=date, span=0)
+            reply = await client.expect(around, actor, p.BoardReply)
         except ServerError:
             pass  # the card says "not on today's board yet"
         else:
-            me = reply.get("me")
-            rank, players = (me["rank"] if me else None), int(reply.get("total") or 0)
+            rank, players = (reply.me.rank if reply.me else None), reply.total
     end = DailyEnd(date, view, rank, players, ranked)
     picture = discord.File(io.BytesIO(daily_png(end, actor.locale)), filename=f"daily-{date}.png")
     try:

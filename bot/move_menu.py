@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.holder import table_of
 from bot.i18n import text
 from bot.moves_text import readable_move
 from bot.taps import other_moves
@@ -65,7 +66,7 @@ class MoveMenu(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         move = (self.item.values or ["-"])[0]
-        table = interaction.client.table
+        table = table_of(interaction).boards
         if move == CHOOSE:  # the next tap on a pile selects it
             await table.board_press(interaction, self.game, BoardOp.SELECT, CHOOSE, "")
             return

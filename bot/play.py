@@ -14,13 +14,14 @@ from typing import Any
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import MAX_BOARDS, board_reply
+from bot.boards import MAX_BOARDS
 from bot.client import Actor, ServerError
 from bot.i18n import error_text, locale_of, text
 from bot.moves_text import move_choices
 from bot.part import Part
 from bot.presses import Pressed, typed_text
 from bot.race_messages import parse_deal
+from bot.render import board_reply
 from bot.views import BoardOp
 from server import protocol as p
 

@@ -17,8 +17,9 @@ from typing import Any
 from bot.client import Actor, ArenaClient
 from bot.i18n import text, variant_name
 from bot.moves_text import readable_move
-from bot.render import format_time, game_time
+from bot.render import board_reply, format_time, game_time
 from bot.views import CHOOSE, BoardOp, split_selection
+from server import protocol as p
 
 
 def typed_text(raw: str) -> str:
@@ -61,7 +62,15 @@ Press = Callable[[ArenaClient, Actor, int, str, str], Awaitable[Pressed]]
 
 async def view_of(client: ArenaClient, actor: Actor, game: int) -> Mapping[str, Any]:
     """The server's view of ``game`` for ``actor``."""
-    return await client.request("get_view", actor, game=game)
+    return await _view_reply(client, actor, p.GetView(game=game))
+
+
+async def _view_reply(
+    client: ArenaClient, actor: Actor, request: p.ClientMessage
+) -> Mapping[str, Any]:
+    """The server's reply to a request answered with the player's view, in the form the
+    board's renderers read."""
+    return board_reply(await client.expect(request, actor, p.ViewReply))
 
 
 async def _select(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
@@ -92,8 +101,8 @@ async def _target(client: ArenaClient, actor: Actor, game: int, arg: str, sel: s
 
 
 async def _move(client: ArenaClient, actor: Actor, game: int, move: str) -> Pressed:
-    reply = await client.request("move", actor, game=game, text=move, move_id=new_move_id())
-    return Pressed(reply)
+    move_request = p.Move(game=game, text=move, move_id=new_move_id())
+    return Pressed(await _view_reply(client, actor, move_request))
 
 
 async def _draw(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
@@ -111,8 +120,8 @@ async def _undo(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
     # player made one move, so one Undo puts back what it set off.
     source, _, count = arg.partition("+")
     for _ in range(int(count) if count.isdigit() else 0):
-        await client.request("undo", actor, game=game, move_id=new_move_id())
-    reply = await client.request("undo", actor, game=game, move_id=new_move_id())
+        await client.expect(p.Undo(game=game, move_id=new_move_id()), actor, p.ViewReply)
+    reply = await _view_reply(client, actor, p.Undo(game=game, move_id=new_move_id()))
     # After a one-tap move, Undo selects its source again: the next tap picks the target.
     keep = source if source in (reply["view"].get("legal_moves") or {}) else ""
     notice = text(actor.locale, "selected", source=source) if keep else None
@@ -120,11 +129,12 @@ async def _undo(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
 
 
 async def _jump_back(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await client.request("jump_back", actor, game=game, move_id=new_move_id()))
+    jump = p.JumpBack(game=game, move_id=new_move_id())
+    return Pressed(await _view_reply(client, actor, jump))
 
 
 async def _hint(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    reply = await client.request("hint", actor, game=game)
+    reply = await _view_reply(client, actor, p.Hint(game=game))
     hint = reply.get("hint")
     notice = (
         text(actor.locale, "hint_is", move=readable_move(reply["view"], hint, actor.locale))
@@ -184,7 +194,7 @@ def shared(line: str, locale: str) -> str:
 
 
 async def _finish(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
-    return Pressed(await client.request("auto_finish", actor, game=game))
+    return Pressed(await _view_reply(client, actor, p.AutoFinish(game=game)))
 
 
 async def _resign(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:
@@ -195,7 +205,7 @@ async def _resign(client: ArenaClient, actor: Actor, game: int, arg: str, sel: s
 async def _resign_confirmed(
     client: ArenaClient, actor: Actor, game: int, arg: str, sel: str
 ) -> Pressed:
-    return Pressed(await client.request("resign", actor, game=game))
+    return Pressed(await _view_reply(client, actor, p.Resign(game=game)))
 
 
 async def _cancel(client: ArenaClient, actor: Actor, game: int, arg: str, sel: str) -> Pressed:

@@ -16,14 +16,13 @@ import discord
 
 import engine
 from bot.answers import Interaction, answering, send
-from bot.boards import board_reply
 from bot.client import Actor
 from bot.i18n import error_text, locale_of, text, variant_name
 from bot.part import Part
 from bot.presses import shared
 from bot.race_buttons import quit_view
 from bot.races import RaceState, plain_name, render_race
-from bot.render import format_time
+from bot.render import board_reply, format_time
 from bot.watch_buttons import watched_race_view
 from server import protocol as p
 

@@ -23,9 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
+
+import msgspec
 
 from bot.i18n import rank_text, text, variant_name
+from server import protocol as p
 
 CONTENT_LIMIT: Final = 2000
 LAYOUT_TEXT_LIMIT: Final = 4000  # the text of a Components V2 message, all of it
@@ -407,3 +410,10 @@ def _outcome(view: Mapping[str, Any], locale: str) -> str | None:
     if view.get("outcome") == "no_moves":
         return text(locale, "outcome_no_moves")
     return None
+
+
+def board_reply(reply: p.ViewReply | p.DailyGameReply) -> Mapping[str, Any]:
+    """A reply carrying a board, in the form the board's renderers read (bot/render.py,
+    bot/views.py read the engine's view as JSON, engine/view.py): the one place a typed
+    reply becomes that form."""
+    return cast(Mapping[str, Any], msgspec.to_builtins(reply))

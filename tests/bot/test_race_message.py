@@ -308,7 +308,7 @@ def test_a_lobby_left_idle_says_it_closed_and_shows_no_ranking() -> None:
     )
     core.open(now=1_000)
     core.join(1, "Ann", "guest:1", game_id=1, now=2_000)
-    state = RaceState.from_info(core.info(seq=0, viewer=None))
+    state = RaceState(core.info(seq=0, viewer=None))
     assert core.deadline() == 2_000 + core.lobby_idle_ms
     assert core.tick(now=1_000 + core.lobby_idle_ms) == []  # idle time counts from the join
     [end] = core.tick(now=2_000 + core.lobby_idle_ms)
