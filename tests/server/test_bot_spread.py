@@ -10,7 +10,6 @@ on one host when other clients connected at the same moment.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from arena_client import SERVICE_TOKEN
@@ -18,13 +17,14 @@ from proxy_hosts import hosts_behind_proxy
 
 from bot.client import Actor
 from bot.spread import SpreadClient
+from server import protocol as p
 
 
 @pytest.mark.timeout(90)
 async def test_the_bots_races_live_on_every_host(
     migrated_database_url: str, tmp_path: Path, nats_url: str
 ) -> None:
-    events: list[dict[str, Any]] = []
+    events: list[p.Event] = []
     async with hosts_behind_proxy(
         migrated_database_url, tmp_path, nats_url=nats_url, service_tokens=SERVICE_TOKEN
     ) as cluster:
@@ -62,7 +62,7 @@ async def test_the_bots_races_live_on_every_host(
                 seen = [
                     e
                     for e in events
-                    if e["race"] == race and e["event"]["kind"] in ("start", "progress")
+                    if e.race == race and isinstance(e.event, p.StartEvent | p.ProgressEvent)
                 ]
                 assert seen, race
         finally:
