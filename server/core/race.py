@@ -199,6 +199,21 @@ class Race:
         if self.state not in states:
             raise RaceError("wrong_state", state=self.state.value, action=action)
 
+    def retold(self, untold: Iterable[p.RaceEvent]) -> list[p.RaceEvent]:
+        """The events to tell, as the race now stands, for changes whose own events no
+        owner numbered (made while its process's leases were in doubt, and reported to
+        an owner that was nobody or read the race already changed): its lobby, its
+        countdown, its start."""
+        kinds = {type(event) for event in untold}
+        events: list[p.RaceEvent] = []
+        if p.LobbyEvent in kinds and self.state is RaceState.LOBBY:
+            events.append(self._lobby())
+        if p.CountdownEvent in kinds and self.state is RaceState.COUNTDOWN:
+            events.append(p.CountdownEvent(starts_at=self.starts_at or 0))
+        if kinds & {p.CountdownEvent, p.StartEvent} and self.state is RaceState.RUNNING:
+            events.append(p.StartEvent(at=self.starts_at or 0, ends_at=self.ends_at))
+        return events
+
     def _lobby(self) -> p.LobbyEvent:
         players = [p.PlayerInfo(id=r.player_id, name=r.name) for r in self.racers.values()]
         return p.LobbyEvent(

@@ -111,6 +111,12 @@ class RaceHosting:
         if room.sent < record.last_seq:  # stored events the watchers here have not seen yet
             rows = await self.storage.events_after(race_id, room.sent, record.last_seq - room.sent)
             self.send_new(race_id, stored_events(race_id, rows))
+        if owned and stale is not None and stale.untold:
+            # Changes of this process's own, stored while its leases were in doubt, whose
+            # events nobody numbered (one process alone has no other owner to report to).
+            untold = race.retold(stale.untold)
+            if untold:
+                await self.publisher.tell_untold(room, untold)
         was_owner = stale is not None and stale.owned and not stale.hosting.failed
         if owned and not was_owner and race.state is RaceState.RUNNING:
             # Taken over (or loaded after a restart, or after changes made while this

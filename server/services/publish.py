@@ -40,6 +40,9 @@ log = structlog.get_logger(__name__)
 # stored state (a row of ``races`` to update). Every move of a race passes these tests.
 _CLOCK_EVENTS = (p.CountdownEvent, p.StartEvent)
 _STATE_EVENTS = (p.CountdownEvent, p.StartEvent, p.EndEvent)
+# What a race's owner may fail to tell while its leases are in doubt, and tells later
+# (``RaceRoom.untold``); counts and the end are told anyway once a race is read again.
+_UNTOLD = (p.LobbyEvent, p.CountdownEvent, p.StartEvent)
 
 
 class RacePublisher:
@@ -92,6 +95,7 @@ class RacePublisher:
             return
         if not self.leases.good():
             room.hosting.write_failed()  # read again, counts and all, once good again
+            room.untold += [e for e in events if isinstance(e, _UNTOLD)]
             await self._relay(room, events, statements, moves)
             return
         messages, rows = room.number(events, now)
@@ -144,6 +148,14 @@ class RacePublisher:
             now = self.clock()
             with contextlib.suppress(ArenaError):
                 await self.publish(room, race.end_if_all_done(now), now)
+
+    async def tell_untold(self, room: RaceRoom, events: list[p.RaceEvent]) -> None:
+        """Events of changes stored while this process's leases were in doubt, which no
+        owner numbered, numbered and told now."""
+        async with room.lock:
+            now = self.clock()
+            with contextlib.suppress(ArenaError):
+                await self.publish(room, events, now)
 
     def send(self, room: RaceRoom, messages: list[p.Event]) -> None:
         """Stored events to the race's watchers here."""

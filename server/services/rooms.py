@@ -38,6 +38,9 @@ class RaceRoom:
     # event rows carry it, and are stored only while the lease still has it.
     fence: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Events of this owner's changes that it could not number (its leases were in doubt,
+    # server/services/publish.py): told, as the race then stands, once it owns it again.
+    untold: list[p.RaceEvent] = field(default_factory=list)
     # The time of its last event here (ms; 0: none yet): a race quiet long enough, and
     # watched by nobody here, leaves memory (server/services/race_clock.py).
     active_at: int = 0

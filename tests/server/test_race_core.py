@@ -175,3 +175,28 @@ class TestStoredForm:
         race.restore_progress(10, Counters(0, 0, 0))
         assert (race.racers[20].foundation, race.racers[20].moves) == (7, 38)
         assert race.racers[10].moves == 99
+
+
+class TestRetold:
+    """What a race's owner tells later of changes whose events nobody numbered."""
+
+    def test_a_start_nobody_numbered_is_told_as_the_race_stands(self) -> None:
+        race = make_race(countdown_ms=0)
+        untold = race.start(10, now=1_000)
+        assert race.retold(untold) == [p.StartEvent(at=1_000)]
+
+    def test_a_countdown_that_ran_out_meanwhile_is_told_as_the_start(self) -> None:
+        race = make_race(countdown_ms=5_000)
+        untold = race.start(10, now=1_000)
+        assert race.retold(untold) == [p.CountdownEvent(starts_at=6_000)]
+        race.tick(now=6_000)
+        assert race.retold(untold) == [p.StartEvent(at=6_000)]
+
+    def test_a_join_is_told_while_the_lobby_lasts_and_nothing_else_is(self) -> None:
+        race = make_race()
+        untold = race.join(50, "P50", "guest:50", game_id=5_000)
+        [lobby] = race.retold(untold)
+        assert isinstance(lobby, p.LobbyEvent) and [i.id for i in lobby.players][-1] == 50
+        race.start(10, now=0)
+        assert race.retold(untold) == []
+        assert race.retold([]) == []

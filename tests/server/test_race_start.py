@@ -9,6 +9,7 @@ path can start the race.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -16,6 +17,7 @@ from hand_clock import Clock, services_on
 
 from server import protocol as p
 from server.core.identity import Principal
+from server.ops.config import ServerConfig
 from server.protocol.errors import RaceError
 from server.services.wiring import Services
 
@@ -66,3 +68,35 @@ async def test_a_move_as_the_countdown_runs_out_starts_the_race(
     state = await services.races.get(ann, p.GetRace(id=5, race=race), None)
     assert state.race.state == "running"
     assert state.race.starts_at == START + COUNTDOWN_S * 1000
+
+
+async def test_a_start_made_while_the_leases_were_in_doubt_is_told_once_they_are_good(
+    migrated_database_url: str, clock: Clock
+) -> None:
+    """A process whose leases could have run out (it did not renew in time: a stalled
+    process) numbers no event: its start is stored and reported to the owner, which, for
+    a process alone, is nobody. Once its leases are good again and it reads the race
+    again, the start is told: else the racers would wait for it for ever."""
+    config = ServerConfig(daily_prepare_ahead=False, lease_seconds=0.3)
+    async with services_on(migrated_database_url, clock, config) as services:
+        ann = await services.storage.create_guest("Ann", "en")
+        create = p.CreateRace(id=1, variant="klondike", seed=8, max_players=1, countdown_s=0)
+        race = (await services.races.create(ann, create, None)).race.race
+        await asyncio.sleep(0.5)  # no renewal meanwhile: the leases are in doubt
+        assert not services.leases.good()
+        started = await services.races.start(ann, p.StartRace(id=2, race=race))
+        assert started.race.state == "running"
+        assert "start" not in await event_kinds(services, race)
+        await services.leases.renew()
+        state = await services.races.get(ann, p.GetRace(id=3, race=race), None)
+        assert state.race.state == "running"
+        kinds = await event_kinds(services, race)
+        assert kinds.count("start") == 1, kinds
+
+
+async def event_kinds(services: Services, race: int) -> list[str]:
+    """The kinds of the race's stored events, in order."""
+    rows = await services.storage.pool.fetch(
+        "select kind from race_events where race_id = $1 order by seq", race
+    )
+    return [row["kind"] for row in rows]
