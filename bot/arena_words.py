@@ -1,8 +1,8 @@
 """The words of arenas and watching on Discord, in English and German.
 
-Kept beside bot/i18n.py, which takes them into its ``TEXTS`` and ``COMMANDS_DE``, so
-``text(locale, key)`` finds them like any other; only the words of these two formats
-live here.
+Kept beside bot/i18n.py and bot/command_words.py, which take them into ``TEXTS`` and
+``COMMANDS_DE``, so ``text(locale, key)`` finds them like any other; only the words of
+these two formats live here.
 """
 
 from __future__ import annotations

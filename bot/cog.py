@@ -18,7 +18,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import COMMANDS_DE, locale_of, text
+from bot.command_words import COMMANDS_DE
+from bot.i18n import locale_of, text
 from bot.table import Table
 
 Choice = app_commands.Choice

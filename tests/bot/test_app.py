@@ -14,7 +14,9 @@ from discord_rules import check_message
 import engine
 from bot.app import BotSettings, SettingsError, run
 from bot.cog import GermanTranslator, SolitaireCog
-from bot.i18n import COMMANDS_DE, ERRORS, TEXTS, error_text
+from bot.command_words import COMMANDS_DE
+from bot.error_words import ERRORS
+from bot.i18n import TEXTS, error_text
 from server.ops.cli import main
 from server.protocol.errors import MESSAGES
 from server.transport.app import ArenaServer
