@@ -30,7 +30,11 @@ can use: for each count of players, in races of 8, moving ``--rate`` times a sec
 default there), the acknowledgement p99 and the server's CPU per move, beside the race
 floor of bench/echo_pace.py (the least a race server in Python spends on a move) driven
 at one server process's pace in the same run; then the most players whose p99 stayed
-under ``--p99-ms`` (50). The load generator shares the machine, as it does everywhere here.
+under ``--p99-ms`` (50). The load generator shares the machine, as it does everywhere here;
+its CPU per move is printed beside the server's.
+
+The players speak WebSocket through bench/lean_client.py, which does a client's protocol
+work and no more, so that the generator takes as little of the server's cores as it can.
 
 Usage: ``.venv/bin/python bench/load.py --players 1000 --rate 2 --duration 20``, or
 ``.venv/bin/python bench/load.py --processes 2 --rate 1 --capacity 2000 3000 4000 5000``
@@ -60,7 +64,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import lean_client  # bench/lean_client.py: the players' WebSocket client
 import msgspec
+from lean_client import EVENT, LeanWebSocket
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,7 +249,7 @@ GAME_MOVES = 300
 class Player:
     """One simulated player: a connection, a game, its moves so far, the last legal moves."""
 
-    def __init__(self, websocket: ClientConnection, rng: random.Random) -> None:
+    def __init__(self, websocket: LeanWebSocket, rng: random.Random) -> None:
         self.websocket = websocket
         self.rng = rng
         self.next_id = 0
@@ -258,11 +264,12 @@ class Player:
         self.next_id += 1
         request_id = self.next_id
         request = {"type": kind, "id": request_id, **fields}
-        await self.websocket.send(_encode(request), text=True)
+        await self.websocket.send(_encode(request))
         while True:
             frame = await self.websocket.recv()
-            if isinstance(frame, str) and frame.startswith('{"type":"event"'):
-                # Race progress of the others: decoded only where counted (steady phase).
+            if frame.startswith(EVENT):
+                # Race progress of the others, kept by the client only where counted
+                # (``count_events``, the steady phase).
                 if self.events is not None:
                     head = _event.decode(frame)
                     if head.event.kind == "progress":
@@ -305,6 +312,11 @@ class Player:
             if outcome != "won":
                 await self.request("resign", game=self.game)
             await self.race_alone()
+
+    def count_events(self) -> None:
+        """From now on keep the race's progress events, for ``progress_rate``."""
+        self.events = []
+        self.websocket.drop_events = False
 
     def see(self, view: ViewBody) -> None:
         """Keep the legal moves of the view just received, to pick the next move from."""
@@ -353,7 +365,7 @@ async def seat_players(
     async def one(index: int, path: str = "") -> Player:
         async with gate:
             bound = {"local_addr": (local_address(index), 0)} if local_address else {}
-            websocket = await connect(url + path, max_queue=None, ping_interval=None, **bound)
+            websocket = await lean_client.connect(url + path, **bound)
             player = Player(websocket, rngs[index])
             await player.request("hello", name=f"p{index}")
             return player
@@ -661,6 +673,8 @@ async def capacity(args: argparse.Namespace, database_url: str) -> None:
                 f"{count} players at {args.rate:g} move/s: {tally.acks / elapsed:,.0f} moves/s, "
                 f"p99 {p99:.1f} ms, server {per_move:.0f} µs CPU a move; race floor "
                 f"{floor:.0f} µs a move at one process's pace ({per_move / floor:.1f}×); "
+                f"load generator {tally.generator_cpu / max(1, tally.acks) * 1e6:.0f} µs, "
+                f"PostgreSQL {tally.postgres_cpu / max(1, tally.acks) * 1e6:.0f} µs a move; "
                 f"load avg {os.getloadavg()[0]:.1f}; errors {dict(tally.errors) or 'none'}",
                 flush=True,
             )
@@ -694,7 +708,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         connected_rss = stats.rss_bytes()
         drivers: list[Driver] = [partial(paced, p, args.rate) for p in players]
         for player in players:
-            player.events = []
+            player.count_events()
         tally, elapsed, cpu = await measure(drivers, args.warmup, args.duration, stats)
         steady_us = cpu / max(1, tally.acks) * 1e6
         report(

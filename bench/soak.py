@@ -37,10 +37,9 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from websockets.asyncio.client import connect
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import lean_client
 from load import (
     ADDRESS_LIMITS,
     Driver,
@@ -128,7 +127,7 @@ async def soaking(
         await player.move(tally)
         if player.rng.random() < churn:
             await player.websocket.close()
-            player.websocket = await connect(url, max_queue=None, ping_interval=None)
+            player.websocket = await lean_client.connect(url)
             await player.request("hello", name="again")
             await player.race_alone()
 
