@@ -15,6 +15,9 @@ websockets' Python layer, and the least a race server in Python can spend on a m
    moves, from a pass every 125 ms, as the race server sends progress
    (docs/protocol.md). No rules, no JSON, no database: what is left of a move when all
    of that costs nothing.
+5. ``race floor, picows`` (only where picows is installed; it is no dependency): the
+   race floor on picows, whose frames are parsed and built in Cython, as a leaner
+   socket layer than the server's own would be.
 
 Each is driven by ``--clients`` connections, each sending a move-sized message
 ``--rate`` times a second, and the echo process's CPU per round trip is printed, in µs
@@ -155,6 +158,46 @@ serve(Racer, ready=lambda: asyncio.get_running_loop().call_later(0.125, progress
 """
 )
 
+# The race floor on picows (a WebSocket library whose frames are parsed and built in
+# Cython, suggested as a leaner socket layer): the same writes, picows framing each one.
+PICOWS_FLOOR = f"""
+import asyncio, sys
+import uvloop
+from picows import WSListener, WSMsgType, ws_create_server
+REPLY = b"r" * {REPLY_BYTES}
+PROGRESS = b"p" * {PROGRESS_BYTES}
+groups = []
+class Racer(WSListener):
+    def on_ws_connected(self, transport):
+        self.transport = transport
+        if not groups or len(groups[-1]["racers"]) == 8:
+            groups.append({{"racers": [], "moved": False, "sent": 0.0}})
+        self.group = groups[-1]
+        self.group["racers"].append(self)
+    def on_ws_frame(self, transport, frame):
+        if frame.msg_type == WSMsgType.CLOSE:
+            transport.send_close(frame.get_close_code())
+            transport.disconnect()
+            return
+        transport.send(WSMsgType.TEXT, REPLY)
+        self.group["moved"] = True
+def progress_pass():
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    for group in groups:
+        if group["moved"] and now - group["sent"] >= 0.25:
+            group["moved"], group["sent"] = False, now
+            for racer in group["racers"]:
+                if not racer.transport.is_disconnected:
+                    racer.transport.send(WSMsgType.TEXT, PROGRESS)
+    loop.call_later(0.125, progress_pass)
+async def main():
+    server = await ws_create_server(lambda request: Racer(), "127.0.0.1", int(sys.argv[1]))
+    asyncio.get_running_loop().call_later(0.125, progress_pass)
+    await server.serve_forever()
+uvloop.run(main())
+"""
+
 
 async def race_once(websocket: ClientConnection, tally: load.Tally) -> None:
     """Send a move-sized message and wait for its reply, reading past progress frames."""
@@ -172,6 +215,12 @@ SERVERS: dict[str, tuple[str, load.RoundTrip]] = {
     "protocol": (PROTOCOL, load.echo_once),
     "race floor": (RACE_FLOOR, race_once),
 }
+try:
+    import picows  # noqa: F401  (not a dependency: `pip install picows` to include it)
+except ImportError:
+    pass
+else:
+    SERVERS["race floor, picows"] = (PICOWS_FLOOR, race_once)
 
 
 async def paced_cpu(

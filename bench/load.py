@@ -667,12 +667,14 @@ async def capacity(args: argparse.Namespace, database_url: str) -> None:
                 await player.websocket.close()
             floor_args = argparse.Namespace(**{**vars(args), "clients": count // args.processes})
             floor = await echo_pace.paced_cpu(echo_pace.RACE_FLOOR, echo_pace.race_once, floor_args)
+            p50 = percentile(tally.latencies, 0.5) * 1000 if tally.latencies else float("inf")
             p99 = percentile(tally.latencies, 0.99) * 1000 if tally.latencies else float("inf")
             per_move = cpu / max(1, tally.acks) * 1e6
             print(
                 f"{count} players at {args.rate:g} move/s: {tally.acks / elapsed:,.0f} moves/s, "
-                f"p99 {p99:.1f} ms, server {per_move:.0f} µs CPU a move; race floor "
-                f"{floor:.0f} µs a move at one process's pace ({per_move / floor:.1f}×); "
+                f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, server {per_move:.0f} µs CPU a move; "
+                f"race floor {floor:.0f} µs a move at one process's pace "
+                f"({per_move / floor:.1f}×); "
                 f"load generator {tally.generator_cpu / max(1, tally.acks) * 1e6:.0f} µs, "
                 f"PostgreSQL {tally.postgres_cpu / max(1, tally.acks) * 1e6:.0f} µs a move; "
                 f"load avg {os.getloadavg()[0]:.1f}; errors {dict(tally.errors) or 'none'}",
