@@ -677,7 +677,9 @@ async def capacity(args: argparse.Namespace, database_url: str) -> None:
                 f"({per_move / floor:.1f}×); "
                 f"load generator {tally.generator_cpu / max(1, tally.acks) * 1e6:.0f} µs, "
                 f"PostgreSQL {tally.postgres_cpu / max(1, tally.acks) * 1e6:.0f} µs a move; "
-                f"load avg {os.getloadavg()[0]:.1f}; errors {dict(tally.errors) or 'none'}",
+                f"load avg {os.getloadavg()[0]:.1f}, stolen by the host "
+                f"{tally.stolen / elapsed / (os.cpu_count() or 1) * 100:.0f}%; "
+                f"errors {dict(tally.errors) or 'none'}",
                 flush=True,
             )
             if p99 < args.p99_ms and not tally.errors:

@@ -36,6 +36,10 @@ class ServerConfig:
     # every third of it: a race whose owner died is taken over within about this much
     # and a third more, and an owner that cannot renew stops acting as one this soon.
     lease_seconds: float = 1.5
+    # Seconds a process's event loop may go without a beat while a thread of its own
+    # keeps its leases (server/services/lease_keeper.py): a loop slowed by load keeps its
+    # races; one stuck this long loses them, a lease later.
+    lease_stall_seconds: float = 10.0
     database_url: str | None = None
     data_dir: Path = DEFAULT_DATA_DIR
     # Service clients (the Discord bot) prove themselves with one of these tokens.
@@ -176,6 +180,7 @@ _ENV_TYPES = {
     "hosts": int,
     "host_index": int,
     "lease_seconds": float,
+    "lease_stall_seconds": float,
     "max_message_bytes": int,
     "rate_per_second": float,
     "rate_burst": int,

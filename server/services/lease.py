@@ -18,6 +18,10 @@ is committed and reported as on a mirror, with no event numbered, and that race 
 again from the database once a renewal has made the leases good again (those another
 process took meanwhile are lost: ``renew`` names them).
 
+When the event loop renews late (more load than the cores serve) while the leases are
+still good, a thread of the process's own renews them (server/services/lease_keeper.py,
+``late`` and ``kept_apart``): a slow loop is not a dead process.
+
 Leases are short (``lease_seconds``, 1.5 s by default, renewed every third of it), so a
 race whose owner died is taken over within about two seconds: once the dead holder's row
 has run out, the race's home process takes it at once and any other after a third of a
@@ -57,8 +61,13 @@ class RaceLeases:
         # rows carry it, and are stored only while the lease still has it.
         self._fences: dict[int, int] = {}
         self._alive = False  # renewed at least once
-        # Until when (time.monotonic) this process's leases are surely good.
+        # Until when (time.monotonic) this process's leases are surely good, and when the
+        # last renewal that made them so was sent (by the loop or the lease keeper).
         self._good_until = -math.inf
+        self._renewed_at = -math.inf
+        # The lease keeper found the holder's row run out: the loop's next renewal asks
+        # which races this process still holds (server/services/lease_keeper.py).
+        self._lapse_unseen = False
 
     @property
     def period(self) -> float:
@@ -126,9 +135,14 @@ class RaceLeases:
         """Keep this process's leases good; the races it lost (taken over by others
         while its leases had run out)."""
         sent = time.monotonic()
-        kept = await self.store.renew(self.seconds)
+        held, self._lapse_unseen = self._lapse_unseen, False
+        try:
+            kept = await self.store.renew(self.seconds, held)
+        except BaseException:
+            self._lapse_unseen = self._lapse_unseen or held
+            raise
         self._alive = True
-        self._good_until = sent + self.seconds - min(DRIFT_SECONDS, self.seconds / 10)
+        self._renewed(sent)
         if kept is None:
             return set()
         gone = self.held - kept
@@ -136,6 +150,30 @@ class RaceLeases:
         for race_id in gone:
             self._fences.pop(race_id, None)
         return gone
+
+    def _renewed(self, sent: float) -> None:
+        """A renewal sent at ``sent`` (time.monotonic) succeeded: the leases are good for
+        a lease from then, less the clocks' drift. Never moved back: the loop's renewal
+        and the keeper's may end in either order."""
+        self._renewed_at = max(self._renewed_at, sent)
+        until = sent + self.seconds - min(DRIFT_SECONDS, self.seconds / 10)
+        self._good_until = max(self._good_until, until)
+
+    def late(self) -> bool:
+        """Whether the loop's renewal is late (half a period past due) while the leases
+        are still good: the lease keeper renews them then."""
+        now = time.monotonic()
+        due = now - self._renewed_at >= self.period * 1.5
+        return self._alive and due and now < self._good_until
+
+    def kept_apart(self, sent: float, lapsed: bool) -> None:
+        """The lease keeper renewed the holder's row (from its own thread). Had the row
+        run out (the clocks drifted past ``DRIFT_SECONDS``), the leases are not taken
+        as good: the loop's next renewal learns first which races others took."""
+        if lapsed:
+            self._lapse_unseen = True
+        else:
+            self._renewed(sent)
 
     async def run(
         self,

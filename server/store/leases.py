@@ -105,6 +105,14 @@ RELEASE_LEASES = "delete from race_leases where holder = $1"
 RELEASE_HOLDER = "delete from lease_holders where holder = $1"
 
 
+async def renew_holder(
+    conn: asyncpg.Connection | asyncpg.pool.PoolConnectionProxy, holder: str, seconds: float
+) -> bool:
+    """Renew the holder's row for ``seconds``; whether it had run out before (or was
+    not there yet). Also the lease keeper's statement, on its own connection."""
+    return bool(await conn.fetchval(RENEW, holder, seconds))
+
+
 class LeaseStore:
     """The race leases of one process (``holder``), as statements on the pool."""
 
@@ -132,14 +140,14 @@ class LeaseStore:
         return {int(row["race_id"]): int(row["fence"]) for row in rows}
 
     @guarded
-    async def renew(self, seconds: float) -> set[int] | None:
+    async def renew(self, seconds: float, held: bool = False) -> set[int] | None:
         """Keep every lease of this process good for ``seconds``; when they had run out
-        meanwhile, the races this process still holds (others may have taken some),
-        else None (it holds what it held)."""
+        meanwhile (or ``held`` asks for it), the races this process still holds (others
+        may have taken some), else None (it holds what it held)."""
         async with self.pool.acquire() as conn:
-            lapsed = await conn.fetchval(RENEW, self.holder, seconds)
+            lapsed = await renew_holder(conn, self.holder, seconds)
             await conn.execute(DROP_FINISHED, self.holder)
-            if not lapsed:
+            if not (lapsed or held):
                 return None
             return {int(row["race_id"]) for row in await conn.fetch(HELD, self.holder)}
 

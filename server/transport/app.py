@@ -32,6 +32,7 @@ from server.ops.config import ServerConfig
 from server.ops.logs import configure_logging
 from server.ops.metrics import Metrics
 from server.protocol.errors import UnavailableError
+from server.services.lease_keeper import LeaseKeeper
 from server.services.wiring import Services, build_services, now_ms
 from server.store.commit import GroupCommitter
 from server.store.database import provide_database, redact
@@ -73,6 +74,7 @@ class ArenaServer:
         self.metrics = Metrics()
         self._pool: asyncpg.Pool | None = None
         self._lease_pool: asyncpg.Pool | None = None
+        self._keeper: LeaseKeeper | None = None
         self._server: Server | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.services: Services | None = None
@@ -142,6 +144,10 @@ class ArenaServer:
         resumed = await services.hosting.resume_open_races()
         for name, work in services.race_tasks().items():
             self._tasks.append(asyncio.create_task(work, name=name))
+        self._keeper = LeaseKeeper(
+            services.leases, self.database_url, self.config.lease_stall_seconds
+        )
+        self._keeper.start()
         reviews = services.fair_play.review_pending()  # what a stop left unreviewed
         self._tasks.append(asyncio.create_task(reviews, name="fair-play-review"))
         self._tasks.append(asyncio.create_task(services.ratings.run(), name="ratings"))
@@ -268,6 +274,8 @@ class ArenaServer:
             with contextlib.suppress(BaseException):
                 await task
         self._tasks.clear()
+        if self._keeper is not None:
+            self._keeper.stop()
         if self.services is not None:
             # Others take the races at once; if the database cannot be reached in time,
             # they take them when the leases run out.
