@@ -159,12 +159,15 @@ class RaceLeases:
         until = sent + self.seconds - min(DRIFT_SECONDS, self.seconds / 10)
         self._good_until = max(self._good_until, until)
 
-    def late(self) -> bool:
-        """Whether the loop's renewal is late (half a period past due) while the leases
-        are still good: the lease keeper renews them then."""
+    def late_in(self) -> float:
+        """Seconds until the loop's renewal is late (half a period past due); 0 when it
+        is late now while the leases are still good, and the lease keeper renews them.
+        Never more than a period."""
         now = time.monotonic()
-        due = now - self._renewed_at >= self.period * 1.5
-        return self._alive and due and now < self._good_until
+        late_at = self._renewed_at + self.period * 1.5
+        if not self._alive or now >= self._good_until:
+            return self.period  # nothing the keeper may do: look again later
+        return min(self.period, max(0.0, late_at - now))
 
     def kept_apart(self, sent: float, lapsed: bool) -> None:
         """The lease keeper renewed the holder's row (from its own thread). Had the row

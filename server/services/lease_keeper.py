@@ -70,8 +70,10 @@ class LeaseKeeper:
         leases = self._leases
         connection: asyncpg.Connection | None = None
         try:
-            while not self._stopping.wait(leases.period / 4):
-                if not leases.late() or time.monotonic() - self._beat > self._stall:
+            # It wakes when the loop's renewal would be late (about twice a lease), so
+            # that its thread takes the interpreter from the loop as seldom as it can.
+            while not self._stopping.wait(max(leases.late_in(), leases.period / 8)):
+                if leases.late_in() > 0 or time.monotonic() - self._beat > self._stall:
                     continue
                 try:
                     if connection is None:
@@ -87,6 +89,11 @@ class LeaseKeeper:
                     continue
                 leases.kept_apart(sent, lapsed)
                 self.renewals += 1
+                log.info(
+                    "leases_kept_for_a_late_loop",
+                    lapsed=lapsed,
+                    beat_ago=round(sent - self._beat, 3),
+                )
         finally:
             if connection is not None:
                 connection.terminate()
