@@ -20,7 +20,7 @@ process took meanwhile are lost: ``renew`` names them).
 
 When the event loop renews late (more load than the cores serve) while the leases are
 still good, a thread of the process's own renews them (server/services/lease_keeper.py,
-``late`` and ``kept_apart``): a slow loop is not a dead process.
+``late_in`` and ``kept_apart``): a slow loop is not a dead process.
 
 Leases are short (``lease_seconds``, 1.5 s by default, renewed every third of it), so a
 race whose owner died is taken over within about two seconds: once the dead holder's row
