@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover - a build of websockets without its C pa
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 1.3
 EVENT = b'{"type":"event"'  # how every race event begins (server/protocol/wire.py)
-TEXT, BINARY, CLOSE, PING, PONG = 0x1, 0x2, 0x8, 0x9, 0xA
+TEXT, CLOSE, PING, PONG = 0x1, 0x8, 0x9, 0xA
 
 
 class Closed(Exception):
@@ -161,8 +161,8 @@ class LeanWebSocket(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._lost()
 
-    async def send(self, message: bytes | str, text: bool = True) -> None:
-        """Send one text message (``text`` is accepted for websockets' signature)."""
+    async def send(self, message: bytes | str) -> None:
+        """Send one text message."""
         if self._closed:
             raise Closed
         self._write(TEXT, message.encode() if isinstance(message, str) else message)
