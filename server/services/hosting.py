@@ -60,6 +60,7 @@ class RaceHosting:
         self.rooms: dict[int, RaceRoom] = {}
         # Told when rooms held as ``parking`` have left: a request for one waits.
         self._parked = asyncio.Condition()
+        self._recounts: set[asyncio.Task[None]] = set()  # ``_recount`` tasks under way
 
     async def room(self, race_id: int) -> RaceRoom:
         """The race's room, rebuilt from the database when this process has none.
@@ -224,7 +225,8 @@ class RaceHosting:
         return len(race_ids)
 
     async def taken_over(self, race_ids: list[int]) -> None:
-        """This process took over these races' leases: rebuild them as their owner."""
+        """This process took over these races' leases: rebuild them as their owner, and
+        read their counts again a lease later (``_recount``)."""
         for race_id in race_ids:
             room = self.rooms.get(race_id)
             if room is not None:
@@ -233,6 +235,30 @@ class RaceHosting:
                 await self.room(race_id)
             except ArenaError:
                 continue
+        if race_ids:
+            task = asyncio.create_task(self._recount(race_ids))
+            self._recounts.add(task)
+            task.add_done_callback(self._recounts.discard)
+
+    async def _recount(self, race_ids: list[int]) -> None:
+        """A lease after a takeover, the racers' counts read from the database again and
+        told. The old owner goes on playing its players' moves until its next renewal
+        tells it of the takeover; a move it committed in that moment was reported before
+        this process heard of the race, to nobody, and the standings here would show it
+        only with that player's next move (after a database outage, a race whose home
+        renewed late: tests/server/test_postgres_restart.py)."""
+        await asyncio.sleep(self.leases.seconds)
+        for race_id in race_ids:
+            room = self.rooms.get(race_id)
+            if room is None or not room.owned or room.race.state is not RaceState.RUNNING:
+                continue
+            room.hosting.fell_behind()
+            try:
+                room = await self.room(race_id)
+            except ArenaError:
+                continue
+            if room.owned and room.race.state is RaceState.RUNNING:
+                await self.publisher.end_if_all_done(room)  # every count, as it stands
 
     def lost(self, race_ids: set[int]) -> None:
         """Another process took these races over: this one only mirrors them now."""
