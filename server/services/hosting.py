@@ -238,7 +238,12 @@ class RaceHosting:
         if race_ids:
             task = asyncio.create_task(self._recount(race_ids))
             self._recounts.add(task)
-            task.add_done_callback(self._recounts.discard)
+            task.add_done_callback(self._recounted)
+
+    def _recounted(self, task: asyncio.Task[None]) -> None:
+        self._recounts.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("race_recount_failed", error=repr(task.exception()))
 
     async def _recount(self, race_ids: list[int]) -> None:
         """A lease after a takeover, the racers' counts read from the database again and
