@@ -38,6 +38,8 @@ CATCH_UP_EVENTS = 500
 
 _event = msgspec.json.Decoder(p.Event)
 
+_BEFORE_START = (RaceState.LOBBY, RaceState.COUNTDOWN)
+
 
 class RaceFollowing:
     """Other processes' events and reports, for the races held here."""
@@ -155,12 +157,15 @@ class RaceFollowing:
                 group.create_task(self._apply_reports(race_id, race_reports))
 
     async def recheck(self) -> None:
-        """Look in the database for players of races owned here who finished or gave up
-        through another process whose report never came (it died right after its
-        commit), and count them now: else such a race could wait for its time limit.
+        """Look in the database for what mirrors' reports did not say: the report was
+        lost with its sender (it died right after its commit), or sent before this
+        process listened to the race (it took the race over, or had just created it).
 
-        Then catch up the races mirrored here and watched from the database, for any
-        event whose message was lost with nothing after it to show the gap.
+        First catch up the races mirrored here and watched from the database, for any
+        event whose message was lost with nothing after it to show the gap. Then bring
+        the lobbies owned here up to their stored members and state, and count the
+        players of running races who finished or gave up elsewhere: else a lobby could
+        miss a player until its start, and a race wait for its time limit.
         """
         rooms = self.hosting.rooms
         watched = [
@@ -169,6 +174,26 @@ class RaceFollowing:
             if not room.owned and room.race_id in self.hosting.watchers
         ]
         await self.catch_up(watched)
+        await self._recheck_lobbies()
+        await self._recheck_running()
+
+    async def _recheck_lobbies(self) -> None:
+        """Lobbies owned here whose stored members or state differ from their copy's:
+        reread and told, as a report would have had them."""
+        lobbies = {
+            room.race_id: room
+            for room in self.hosting.rooms.values()
+            if room.owned and not room.stale and room.race.state in _BEFORE_START
+        }
+        if not lobbies:
+            return
+        for race_id, (version, players) in (await self.storage.members(list(lobbies))).items():
+            race = lobbies[race_id].race
+            if version != race.version or players != set(race.racers):
+                await self._apply_reports(race_id, [Report(race=race_id, reread=True)])
+
+    async def _recheck_running(self) -> None:
+        rooms = self.hosting.rooms
         running = [
             room.race_id
             for room in rooms.values()

@@ -352,6 +352,22 @@ class Storage:
         )
 
     @guarded
+    async def members(self, race_ids: list[int]) -> dict[int, tuple[int, set[int]]]:
+        """Each of these races' stored version and the players in it (not left)."""
+        rows = await self.pool.fetch(
+            """
+            select r.id, r.version,
+                coalesce(array_agg(e.player_id) filter (where e.status <> 'left'), '{}')
+                    as players
+            from races r left join entries e on e.race_id = r.id
+            where r.id = any($1::bigint[])
+            group by r.id, r.version
+            """,
+            race_ids,
+        )
+        return {row["id"]: (row["version"], set(row["players"])) for row in rows}
+
+    @guarded
     async def events_between(self, wanted: list[tuple[int, int, int]]) -> list[asyncpg.Record]:
         """The stored events of several races, each ``(race, after, upto)`` asking for
         the events numbered after ``after`` up to ``upto``; by race, then in order."""

@@ -157,6 +157,52 @@ async def test_a_player_who_comes_back_to_a_process_meets_no_false_conflict(
         await ann.close()
 
 
+async def test_lobby_changes_whose_reports_were_lost_still_reach_its_players(
+    migrated_database_url: str, tmp_path: Path
+) -> None:
+    # A mirror's report of a join or a leave is lost when the mirror dies right after
+    # its commit, or when it reaches NATS before the owner listens to the race (a race
+    # just created or taken over). The owner finds the change at its next lease renewal.
+    port = free_port()
+    log = tmp_path / "server.log"
+    with server_process(migrated_database_url, port, log, "--processes", "2", lease_seconds="1.5"):
+        await wait_healthy(port)
+        ann = await open_client(port, "/?process=0", name="Ann")
+        created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
+        race = created["race"]["race"]
+        bob = await open_client(port, "/?process=1", name="Bob")
+        bobs_game = (await bob.ok("join_race", race=race))["race"]["your_game"]
+        await ann.event("lobby", race, predicate=lambda e: len(e["event"]["players"]) == 2)
+        cy = await open_client(port, "/?process=1", name="Cy")
+        # What the dead mirror committed: Bob left, Cy joined; and no report of either.
+        connection = await asyncpg.connect(migrated_database_url)
+        try:
+            async with connection.transaction():
+                await connection.execute(
+                    "update entries set status = 'left' where id = $1", bobs_game
+                )
+                await connection.execute(
+                    """
+                    insert into entries (race_id, player_id, variant, options, seed,
+                        seed_public, created_at, racer_name)
+                    select race_id, $2, variant, options, seed, seed_public, created_at, 'Cy'
+                    from entries where id = $1
+                    """,
+                    bobs_game,
+                    cy.welcome["player"]["id"],
+                )
+        finally:
+            await connection.close()
+        lobby = await ann.event(
+            "lobby", race, predicate=lambda e: "Cy" in str(e["event"]["players"])
+        )
+        assert sorted(p["name"] for p in lobby["event"]["players"]) == ["Ann", "Cy"]
+        started = await ann.ok("start_race", race=race)
+        assert sorted(p["name"] for p in started["race"]["players"]) == ["Ann", "Cy"]
+        for client in (ann, bob, cy):
+            await client.close()
+
+
 async def test_a_finish_whose_report_was_lost_still_ends_the_race(
     migrated_database_url: str, tmp_path: Path
 ) -> None:
