@@ -183,6 +183,9 @@ class Tally:
     server_waiting: float = 0.0
     postgres_cpu: float = 0.0
     stolen: float = 0.0
+    # How late the generator's own loop ran a 1 ms timer, in seconds: a reply that came
+    # in time reads as late by as much when the loop that reads it is busy.
+    generator_lag: list[float] = field(default_factory=list)
 
     def acknowledged(self, latency: float) -> None:
         """Count an answer that came ``latency`` seconds after its message, while
@@ -442,6 +445,7 @@ async def measure(
     gc.freeze()
     gc.disable()
     tasks = [asyncio.create_task(drive(tally, stop)) for drive in drivers]
+    tasks.append(asyncio.create_task(loop_lag(tally, stop)))
     await asyncio.sleep(warmup)
     cpu_before = server.cpu_seconds() if server else 0.0
     waiting_before = server.waiting_seconds() if server else 0.0
@@ -463,6 +467,15 @@ async def measure(
     gc.enable()
     gc.unfreeze()
     return tally, elapsed, cpu
+
+
+async def loop_lag(tally: Tally, stop: asyncio.Event) -> None:
+    """Time a 1 ms sleep over and over while recording: the generator's loop lag."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(0.001)
+        if tally.recording:
+            tally.generator_lag.append(time.perf_counter() - started - 0.001)
 
 
 def postgres_cpu_ticks() -> dict[int, int]:
@@ -679,6 +692,7 @@ async def capacity(args: argparse.Namespace, database_url: str) -> None:
                 f"PostgreSQL {tally.postgres_cpu / max(1, tally.acks) * 1e6:.0f} µs a move; "
                 f"load avg {os.getloadavg()[0]:.1f}, stolen by the host "
                 f"{tally.stolen / elapsed / (os.cpu_count() or 1) * 100:.0f}%; "
+                f"generator's loop lag p99 {percentile(tally.generator_lag, 0.99) * 1000:.1f} ms; "
                 f"errors {dict(tally.errors) or 'none'}",
                 flush=True,
             )
