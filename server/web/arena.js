@@ -6,7 +6,7 @@
 // page (/#race=<id>), which the "Play your race" button opens.
 
 import { Connection } from "./connection.js";
-import { initialLanguage, language, setLanguage, variantName } from "./i18n.js";
+import { initialLanguage, language, pageTexts, setLanguage, variantName } from "./i18n.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 
@@ -39,10 +39,7 @@ const TEXTS = {
   },
 };
 
-function a(key, params = {}) {
-  const text = (TEXTS[language()] ?? TEXTS.en)[key] ?? TEXTS.en[key] ?? key;
-  return String(text).replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
-}
+const a = pageTexts(TEXTS);
 
 const $ = (selector) => document.querySelector(selector);
 

@@ -8,7 +8,7 @@
 
 import { Connection } from "./connection.js";
 import { clock } from "./game.js";
-import { initialLanguage, language, setLanguage, variantName } from "./i18n.js";
+import { initialLanguage, language, pageTexts, setLanguage, variantName } from "./i18n.js";
 
 const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 
@@ -39,10 +39,7 @@ const TEXTS = {
   },
 };
 
-function g(key, params = {}) {
-  const text = (TEXTS[language()] ?? TEXTS.en)[key] ?? TEXTS.en[key] ?? key;
-  return String(text).replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
-}
+const g = pageTexts(TEXTS);
 
 const $ = (selector) => document.querySelector(selector);
 

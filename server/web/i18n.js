@@ -38,7 +38,16 @@ export function language() {
  * {name|one|other} the singular or plural form by the number in params.name
  * ("{n} {n|move|moves}": "1 move", "2 moves"; the language's own plural rule). */
 export function t(key, params = {}) {
-  const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
+  return fill(TEXTS[current][key] ?? TEXTS.en[key] ?? key, params);
+}
+
+/** The ``t`` of a page with texts of its own (the arena, watch and ghost pages): its
+ * ``tables`` by language, filled as ``t`` fills, in the language the switch picked. */
+export function pageTexts(tables) {
+  return (key, params = {}) => fill(tables[current]?.[key] ?? tables.en[key] ?? key, params);
+}
+
+function fill(text, params) {
   return String(text)
     .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, name, one, other) =>
       plural.select(Number(params[name])) === "one" ? one : other,

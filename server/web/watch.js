@@ -8,7 +8,7 @@
 import { Board } from "./board.js";
 import { Connection } from "./connection.js";
 import { clock } from "./game.js";
-import { initialLanguage, language, setLanguage, variantName } from "./i18n.js";
+import { initialLanguage, language, pageTexts, setLanguage, variantName } from "./i18n.js";
 
 const TEXTS = {
   en: {
@@ -37,10 +37,7 @@ const TEXTS = {
   },
 };
 
-function w(key, params = {}) {
-  const text = (TEXTS[language()] ?? TEXTS.en)[key] ?? TEXTS.en[key] ?? key;
-  return String(text).replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
-}
+const w = pageTexts(TEXTS);
 
 const $ = (selector) => document.querySelector(selector);
 
