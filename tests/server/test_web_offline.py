@@ -41,6 +41,21 @@ def test_the_service_worker_keeps_every_file_of_the_page() -> None:
     assert kept == set(load_files(WEB_ROOT)) - ONLY_IN_DISCORD
 
 
+def test_the_page_asks_for_every_module_it_imports_at_once() -> None:
+    # Each level of imports found only once the level above has loaded costs the cold
+    # start a round trip: the page lists every module app.js reaches for preloading.
+    html = (WEB_ROOT / "index.html").read_text()
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="/([^"]+)">', html))
+    reached, waiting = set(), ["app.js"]
+    while waiting:
+        module = waiting.pop()
+        for imported in re.findall(r'from "\./([^"]+)"', (WEB_ROOT / module).read_text()):
+            if imported not in reached:
+                reached.add(imported)
+                waiting.append(imported)
+    assert reached == preloaded
+
+
 def test_the_manifest_makes_the_page_installable() -> None:
     manifest = json.loads((WEB_ROOT / "manifest.webmanifest").read_text())
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
