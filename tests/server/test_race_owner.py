@@ -10,8 +10,12 @@ holds the race's lease; the other commits its players' moves and reports them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -157,50 +161,85 @@ async def test_a_player_who_comes_back_to_a_process_meets_no_false_conflict(
         await ann.close()
 
 
+@dataclass
+class MirroredRace:
+    """A race created through process 0 (its owner) that Bob joined through process 1."""
+
+    database_url: str
+    port: int
+    race: int
+    ann: Client
+    anns_game: int
+    bob: Client
+    bobs_game: int
+
+    async def commit_unreported(self, *statements: tuple[str, *tuple[Any, ...]]) -> None:
+        """What a mirror that died right after its commit stored: in one transaction, and
+        no report of it reaches the owner."""
+        connection = await asyncpg.connect(self.database_url)
+        try:
+            async with connection.transaction():
+                for sql, *args in statements:
+                    await connection.execute(sql, *args)
+        finally:
+            await connection.close()
+
+
+@contextlib.asynccontextmanager
+async def mirrored_race(database_url: str, tmp_path: Path) -> AsyncIterator[MirroredRace]:
+    """Two server processes and a race in its lobby with a player on each."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    with server_process(database_url, port, log, "--processes", "2", lease_seconds="1.5"):
+        await wait_healthy(port)
+        ann = await open_client(port, "/?process=0", name="Ann")
+        created = (await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0))["race"]
+        bob = await open_client(port, "/?process=1", name="Bob")
+        joined = (await bob.ok("join_race", race=created["race"]))["race"]
+        yield MirroredRace(
+            database_url,
+            port,
+            created["race"],
+            ann,
+            created["your_game"],
+            bob,
+            joined["your_game"],
+        )
+        await ann.close()
+        await bob.close()
+
+
 async def test_lobby_changes_whose_reports_were_lost_still_reach_its_players(
     migrated_database_url: str, tmp_path: Path
 ) -> None:
     # A mirror's report of a join or a leave is lost when the mirror dies right after
     # its commit, or when it reaches NATS before the owner listens to the race (a race
     # just created or taken over). The owner finds the change at its next lease renewal.
-    port = free_port()
-    log = tmp_path / "server.log"
-    with server_process(migrated_database_url, port, log, "--processes", "2", lease_seconds="1.5"):
-        await wait_healthy(port)
-        ann = await open_client(port, "/?process=0", name="Ann")
-        created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
-        race = created["race"]["race"]
-        bob = await open_client(port, "/?process=1", name="Bob")
-        bobs_game = (await bob.ok("join_race", race=race))["race"]["your_game"]
+    async with mirrored_race(migrated_database_url, tmp_path) as mirrored:
+        ann, race = mirrored.ann, mirrored.race
         await ann.event("lobby", race, predicate=lambda e: len(e["event"]["players"]) == 2)
-        cy = await open_client(port, "/?process=1", name="Cy")
-        # What the dead mirror committed: Bob left, Cy joined; and no report of either.
-        connection = await asyncpg.connect(migrated_database_url)
-        try:
-            async with connection.transaction():
-                await connection.execute(
-                    "update entries set status = 'left' where id = $1", bobs_game
-                )
-                await connection.execute(
-                    """
-                    insert into entries (race_id, player_id, variant, options, seed,
-                        seed_public, created_at, racer_name)
-                    select race_id, $2, variant, options, seed, seed_public, created_at, 'Cy'
-                    from entries where id = $1
-                    """,
-                    bobs_game,
-                    cy.welcome["player"]["id"],
-                )
-        finally:
-            await connection.close()
+        cy = await open_client(mirrored.port, "/?process=1", name="Cy")
+        # What the dead mirror committed: Bob left, Cy joined.
+        await mirrored.commit_unreported(
+            ("update entries set status = 'left' where id = $1", mirrored.bobs_game),
+            (
+                """
+                insert into entries (race_id, player_id, variant, options, seed,
+                    seed_public, created_at, racer_name)
+                select race_id, $2, variant, options, seed, seed_public, created_at, 'Cy'
+                from entries where id = $1
+                """,
+                mirrored.bobs_game,
+                cy.welcome["player"]["id"],
+            ),
+        )
         lobby = await ann.event(
             "lobby", race, predicate=lambda e: "Cy" in str(e["event"]["players"])
         )
         assert sorted(p["name"] for p in lobby["event"]["players"]) == ["Ann", "Cy"]
         started = await ann.ok("start_race", race=race)
         assert sorted(p["name"] for p in started["race"]["players"]) == ["Ann", "Cy"]
-        for client in (ann, bob, cy):
-            await client.close()
+        await cy.close()
 
 
 async def test_a_finish_whose_report_was_lost_still_ends_the_race(
@@ -208,28 +247,16 @@ async def test_a_finish_whose_report_was_lost_still_ends_the_race(
 ) -> None:
     # A mirror that dies right after committing a player's resignation never reports
     # it. The owner finds it in the database at its next lease renewal.
-    port = free_port()
-    log = tmp_path / "server.log"
-    with server_process(migrated_database_url, port, log, "--processes", "2", lease_seconds="1.5"):
-        await wait_healthy(port)
-        ann = await open_client(port, "/?process=0", name="Ann")
-        created = await ann.ok("create_race", variant="klondike", seed=8, countdown_s=0)
-        race = created["race"]["race"]
-        bob = await open_client(port, "/?process=1", name="Bob")
-        bobs_game = (await bob.ok("join_race", race=race))["race"]["your_game"]
+    async with mirrored_race(migrated_database_url, tmp_path) as mirrored:
+        ann, bob, race = mirrored.ann, mirrored.bob, mirrored.race
         await ann.ok("start_race", race=race)
-        await bob.ok("move", game=bobs_game, text="d")
+        await bob.ok("move", game=mirrored.bobs_game, text="d")
         await bob.close()
-        # What the dead mirror committed: Bob's resignation, and no report of it.
-        connection = await asyncpg.connect(migrated_database_url)
-        try:
-            await connection.execute(
-                "update entries set status = 'resigned' where id = $1", bobs_game
-            )
-        finally:
-            await connection.close()
-        await ann.ok("resign", game=created["race"]["your_game"])
+        # What the dead mirror committed: Bob's resignation.
+        await mirrored.commit_unreported(
+            ("update entries set status = 'resigned' where id = $1", mirrored.bobs_game)
+        )
+        await ann.ok("resign", game=mirrored.anns_game)
         end = await ann.event("end", race)
         ranking = [(line["name"], line["resigned"]) for line in end["event"]["ranking"]]
         assert sorted(ranking) == [("Ann", True), ("Bob", True)]
-        await ann.close()
