@@ -3,8 +3,9 @@ loses them, and a lapse the keeper finds is learnt by the loop before it acts as
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import asyncpg
 import pytest
@@ -37,33 +38,36 @@ async def owner_of_a_race(pool: asyncpg.Pool) -> tuple[RaceLeases, LeaseStore, i
     return leases, other, race
 
 
+@contextlib.contextmanager
+def keeping(leases: RaceLeases, database_url: str, stall_seconds: float) -> Iterator[LeaseKeeper]:
+    """The lease keeper's thread running for ``leases`` until the block ends."""
+    keeper = LeaseKeeper(leases, database_url, stall_seconds=stall_seconds)
+    keeper.start()
+    try:
+        yield keeper
+    finally:
+        keeper.stop()
+
+
 async def test_a_loop_held_for_several_leases_keeps_its_races(
     pool: asyncpg.Pool, migrated_database_url: str
 ) -> None:
     leases, other, race = await owner_of_a_race(pool)
-    keeper = LeaseKeeper(leases, migrated_database_url, stall_seconds=30)
-    keeper.start()
-    try:
+    with keeping(leases, migrated_database_url, stall_seconds=30) as keeper:
         time.sleep(LEASE * 4)  # the loop is held: neither its renewal nor its beat runs
         assert leases.good()
         assert keeper.renewals >= 2
         assert await other.take(race) == "slow"
-    finally:
-        keeper.stop()
 
 
 async def test_a_loop_stuck_past_the_stall_limit_loses_its_races(
     pool: asyncpg.Pool, migrated_database_url: str
 ) -> None:
     leases, other, race = await owner_of_a_race(pool)
-    keeper = LeaseKeeper(leases, migrated_database_url, stall_seconds=LEASE)
-    keeper.start()
-    try:
+    with keeping(leases, migrated_database_url, stall_seconds=LEASE):
         time.sleep(LEASE * 5)  # the beat stops: the keeper renews no more after LEASE
         assert not leases.good()
         assert await other.take(race) == "other"
-    finally:
-        keeper.stop()
     assert await leases.renew() == {race}  # the loop, back, learns what it lost
 
 
@@ -71,15 +75,11 @@ async def test_a_loop_that_keeps_time_needs_no_keeper(
     pool: asyncpg.Pool, migrated_database_url: str
 ) -> None:
     leases, _, _ = await owner_of_a_race(pool)
-    keeper = LeaseKeeper(leases, migrated_database_url, stall_seconds=30)
-    keeper.start()
-    try:
+    with keeping(leases, migrated_database_url, stall_seconds=30) as keeper:
         for _ in range(8):  # the loop renews every period itself, as ``run`` does
             await leases.renew()
             time.sleep(leases.period / 2)
         assert keeper.renewals == 0
-    finally:
-        keeper.stop()
 
 
 async def test_a_lapse_the_keeper_finds_is_learnt_before_the_loop_acts_as_owner(
