@@ -25,6 +25,7 @@ from server.core.race_records import Counters, EntryLine
 from server.core.reports import Report, reconcile
 from server.ops.config import ServerConfig
 from server.protocol.errors import ArenaError, NotFoundError
+from server.services.background import Background
 from server.services.games import GameCache
 from server.services.lease import RaceLeases
 from server.services.publish import RacePublisher
@@ -60,7 +61,7 @@ class RaceHosting:
         self.rooms: dict[int, RaceRoom] = {}
         # Told when rooms held as ``parking`` have left: a request for one waits.
         self._parked = asyncio.Condition()
-        self._recounts: set[asyncio.Task[None]] = set()  # ``_recount`` tasks under way
+        self._recounts = Background("race_recount_failed")  # ``_recount`` tasks under way
 
     async def room(self, race_id: int) -> RaceRoom:
         """The race's room, rebuilt from the database when this process has none.
@@ -236,14 +237,7 @@ class RaceHosting:
             except ArenaError:
                 continue
         if race_ids:
-            task = asyncio.create_task(self._recount(race_ids))
-            self._recounts.add(task)
-            task.add_done_callback(self._recounted)
-
-    def _recounted(self, task: asyncio.Task[None]) -> None:
-        self._recounts.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("race_recount_failed", error=repr(task.exception()))
+            self._recounts.start(self._recount(race_ids))
 
     async def _recount(self, race_ids: list[int]) -> None:
         """A lease after a takeover, the racers' counts read from the database again and

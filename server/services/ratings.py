@@ -23,6 +23,7 @@ import engine
 from server import protocol as p
 from server.core.identity import Principal
 from server.protocol.errors import GameError, NotFoundError
+from server.services.background import Background
 from server.services.subscriber import Subscriber, send_to_all
 from server.store.boards import BoardStore
 from server.store.deals import DealStore
@@ -69,7 +70,7 @@ class Ratings:
         self.boards = boards
         self.clock = clock
         self.sweep_seconds = sweep_seconds
-        self._tasks: set[asyncio.Task[p.RaceRatings | None]] = set()
+        self._ratings = Background("rating_failed")
 
     # ------------------------------------------------------------ rating
 
@@ -77,14 +78,7 @@ class Ratings:
         """A race's final ranking is committed: rate it (if rated) in the background and
         tell ``watchers`` the changes."""
         audience = list(watchers)
-        task = asyncio.get_running_loop().create_task(self._rate_and_tell(race_id, audience))
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[p.RaceRatings | None]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("rating_failed", error=repr(task.exception()))
+        self._ratings.start(self._rate_and_tell(race_id, audience))
 
     async def _rate_and_tell(
         self, race_id: int, watchers: list[Subscriber]
@@ -127,10 +121,7 @@ class Ratings:
 
     async def close(self) -> None:
         """Let ratings under way finish (the sweep rates the rest after a restart)."""
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=5)
-        for task in self._tasks:
-            task.cancel()
+        await self._ratings.finish(timeout=5)
 
     # ------------------------------------------------------------ requests
 

@@ -10,13 +10,13 @@ unreviewed by a stop are reviewed when the server starts again.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 
 import structlog
 
 import engine
 from server.core import fairness
+from server.services.background import Background
 from server.store.reviews import Claim, Reviews
 from server.store.storage import Storage
 
@@ -29,21 +29,13 @@ class FairPlay:
     def __init__(self, storage: Storage, reviews: Reviews) -> None:
         self.storage = storage
         self.reviews = reviews
-        self._tasks: set[asyncio.Task[int]] = set()
+        self._reviews = Background("review_failed")
 
     def review_soon(self, game_ids: list[int]) -> None:
         """Review these games' unreviewed results once their commit is done (now)."""
         # A context of its own: the review is nobody's request, and the log lines of the
         # connection whose move ended the race would name that connection's player.
-        review = self.review(game_ids)
-        task = asyncio.get_running_loop().create_task(review, context=contextvars.Context())
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[int]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("review_failed", error=repr(task.exception()))
+        self._reviews.start(self.review(game_ids), context=contextvars.Context())
 
     async def review(self, game_ids: list[int]) -> int:
         """Review the unreviewed results of these games; returns how many were decided."""
@@ -80,7 +72,4 @@ class FairPlay:
 
     async def close(self) -> None:
         """Let reviews under way finish (a stop leaves the rest for the next start)."""
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=5)
-        for task in self._tasks:
-            task.cancel()
+        await self._reviews.finish(timeout=5)
