@@ -617,6 +617,7 @@ def report(title: str, tally: Tally, elapsed: float, cpu: float) -> float:
         f"{tally.server_waiting / elapsed * 100:.0f}% of the time"
     )
     print(f"  load generator CPU  : {tally.generator_cpu / elapsed * 100:.0f}% of one core")
+    print(f"  generator loop lag  : p99 {percentile(tally.generator_lag, 0.99) * 1000:.1f} ms")
     print(f"  PostgreSQL CPU      : {tally.postgres_cpu / elapsed * 100:.0f}% of one core")
     cores = os.cpu_count() or 1
     print(f"  machine load avg    : {os.getloadavg()[0]:.1f} (1 min; {cores} cores)")
