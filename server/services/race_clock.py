@@ -3,10 +3,11 @@
 One task per process looks at every race it holds a few times a progress interval and
 at each race's next deadline. A race's progress goes out with the first move after its
 interval has passed (server/core/race.py, ``progress``); the clock sends what is left
-for races where no such move came, all due races in one group commit, so no event comes
-sooner than the interval after the last. It also lets rooms go that nobody here needs
-(server/services/hosting.py): a mirror nobody watches once it is behind, over or quiet,
-a quiet owned race (parked), a finished race a minute after its end.
+for races where no such move came, a few races a commit (``PROGRESS_PART``), so no event
+comes sooner than the interval after the last and no move waits for all of them. It also
+lets rooms go that nobody here needs (server/services/hosting.py): a mirror nobody
+watches once it is behind, over or quiet, a quiet owned race (parked), a finished race a
+minute after its end.
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ from server.protocol.errors import ArenaError
 from server.services.hosting import RaceHosting
 from server.services.publish import RacePublisher
 from server.services.rooms import RaceRoom
+
+# Races whose progress one commit carries when the clock sends it. Gathered every half
+# interval, the progress of hundreds of races once went out in one loop turn (a commit,
+# then eight frames a race): every move that came meanwhile waited for all of it, the
+# p99 of a busy host (docs/performance.md). In parts, each numbered and committed on
+# its own, the moves that come are served between them.
+PROGRESS_PART = 16
 
 
 class RaceClock:
@@ -40,8 +48,8 @@ class RaceClock:
 
     async def run(self) -> None:
         """Start counted-down races and end races out of time, each when due; send the
-        progress gathered in every race, all at once, every half interval; let go of
-        rooms nobody needs (server/core/hosting.py, ``clock_step``, decides which)."""
+        progress gathered in every race every half interval; let go of rooms nobody
+        needs (server/core/hosting.py, ``clock_step``, decides which)."""
         hosting, publisher = self.hosting, self.publisher
         longest = max(0.02, min(1.0, self.config.progress_interval_ms / 2000))
         next_pass = 0.0
@@ -79,8 +87,7 @@ class RaceClock:
                     upcoming.append(deadline)
             if progress_due:
                 next_pass = loop.time() + longest
-                if gathered:
-                    await publisher.send_progress(gathered, now)
+                await self._send_progress(gathered)
             if quiet:
                 await hosting.park(quiet, now)
             if due:
@@ -96,6 +103,18 @@ class RaceClock:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(0.0, wait)):
                     await publisher.clock_changed.wait()
+
+    async def _send_progress(self, gathered: list[RaceRoom]) -> None:
+        """The progress gathered in these races, ``PROGRESS_PART`` races a commit, each
+        part numbered as it goes (a room let go or lost meanwhile is passed over)."""
+        rooms = self.hosting.rooms
+        for start in range(0, len(gathered), PROGRESS_PART):
+            part = [
+                room
+                for room in gathered[start : start + PROGRESS_PART]
+                if rooms.get(room.race_id) is room and room.owned
+            ]
+            await self.publisher.send_progress(part, self.clock())
 
     def _step(self, room: RaceRoom, now: int, lease_good: bool, progress_due: bool) -> Step:
         return clock_step(
