@@ -106,13 +106,16 @@ class RaceClock:
 
     async def _send_progress(self, gathered: list[RaceRoom]) -> None:
         """The progress gathered in these races, ``PROGRESS_PART`` races a commit, each
-        part numbered as it goes (a room let go or lost meanwhile is passed over)."""
-        rooms = self.hosting.rooms
+        part numbered as it goes: a room let go, lost or failed meanwhile is passed over,
+        and once this process's leases are in doubt it numbers nothing more."""
+        rooms, leases = self.hosting.rooms, self.hosting.leases
         for start in range(0, len(gathered), PROGRESS_PART):
+            if not leases.good():
+                return
             part = [
                 room
                 for room in gathered[start : start + PROGRESS_PART]
-                if rooms.get(room.race_id) is room and room.owned
+                if rooms.get(room.race_id) is room and room.owned and not room.stale
             ]
             await self.publisher.send_progress(part, self.clock())
 
