@@ -10,7 +10,7 @@ import { Connection, TOKEN_KEY } from "./connection.js";
 import { randomSeed, seedOf } from "./deal.js";
 import { LOCAL_GAME, OfflinePractice, Outbox } from "./local.js";
 import { GameController } from "./game.js";
-import { initialLanguage, LANGUAGES, language, setLanguage, t, variantName } from "./i18n.js";
+import { initialLanguage, LANGUAGES, language, setLanguage, t, VARIANTS, variantName } from "./i18n.js";
 import { DailyScreen } from "./daily.js";
 import { RaceScreen } from "./race.js";
 import { ReplayScreen } from "./replay.js";
@@ -21,7 +21,6 @@ import { browserStorage } from "./storage.js";
 import { PracticeStats } from "./stats.js";
 import { applyOnlineTexts, difficultyHtml, OnlineScreen } from "./ratings.js";
 
-const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const PRACTICE_KEY = "solitaire.practice";
 // Practice on the server has every help, the solver's too ("still winnable?").
 const PRACTICE_POLICY = { undo: true, hints: true, solver: true };

@@ -6,9 +6,7 @@
 // page (/#race=<id>), which the "Play your race" button opens.
 
 import { Connection } from "./connection.js";
-import { initialLanguage, language, pageTexts, setLanguage, variantName } from "./i18n.js";
-
-const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
+import { initialLanguage, language, pageTexts, setLanguage, VARIANTS, variantName } from "./i18n.js";
 
 const TEXTS = {
   en: {

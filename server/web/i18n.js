@@ -55,6 +55,9 @@ function fill(text, params) {
     .replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 
+/** Every variant the server plays, in the order its menus and tables show them. */
+export const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
+
 export function variantName(variant) {
   return TEXTS[current].variants[variant] ?? variant;
 }

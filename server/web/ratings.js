@@ -4,9 +4,8 @@
 // find_race, cancel_find, match_found, player_ratings, leaderboard (docs/protocol.md,
 // "Ratings and quick match"); docs/ratings.md says what the numbers mean.
 
-import { language, t, variantName } from "./i18n.js";
+import { language, t, VARIANTS, variantName } from "./i18n.js";
 
-const VARIANTS = ["klondike", "klondike-3", "spider-1", "spider-2", "spider-4", "yukon", "russian", "alaska"];
 const BANDS = ["easy", "medium", "hard"];
 
 const TEXTS = {
